@@ -1,0 +1,48 @@
+// Builds the browser assets: the island bundles (esbuild, one chunk per island) and one CSS file
+// (UnoCSS). Output: dist/public<BASE_PATH>/assets, served by Workers Assets and by the Node entry.
+import { build } from 'esbuild';
+import { createGenerator } from 'unocss';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const base = (process.env.BASE_PATH ?? '/accounts').replace(/\/+$/, '');
+const out = `${root}dist/public${base}/assets`;
+
+await rm(`${root}dist/public`, { recursive: true, force: true });
+await mkdir(out, { recursive: true });
+
+const result = await build({
+  entryPoints: [`${root}src/client.ts`],
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  minify: true,
+  target: 'es2022',
+  metafile: true,
+  chunkNames: 'chunk-[hash]',
+  entryNames: '[name]',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+const { default: config } = await import(`${root}uno.config.ts`).catch(async () => {
+  // Node cannot import .ts directly: compile the config with esbuild first.
+  const tmp = `${root}dist/uno.config.mjs`;
+  await build({ entryPoints: [`${root}uno.config.ts`], outfile: tmp, format: 'esm', platform: 'node', bundle: false, logLevel: 'warning' });
+  return import(tmp);
+});
+const uno = await createGenerator(config);
+let source = '';
+for (const f of await readdir(`${root}src`, { recursive: true })) {
+  if (f.endsWith('.tsx')) source += await readFile(`${root}src/${f}`, 'utf8');
+}
+const { css } = await uno.generate(source, { minify: true });
+await writeFile(`${out}/app.css`, css);
+
+const sizes = Object.entries(result.metafile.outputs).map(([f, o]) => `${f.replace(root, '')} ${o.bytes}`);
+if (process.env.BUILD_VERBOSE) console.log(sizes.join('\n'));
+console.log(`Built assets in ${out.replace(root, '')} (css ${gzipSync(css).length} B gzip)`);

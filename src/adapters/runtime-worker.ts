@@ -1,0 +1,25 @@
+// Workers: Cloudflare sets CF-Connecting-IP and request.cf (country, city, region) itself.
+import type { RuntimePort } from '../deps';
+
+interface CfProps {
+  country?: string;
+  city?: string;
+  region?: string;
+}
+
+export const workerRuntime: RuntimePort = {
+  clientIp: (req) => req.headers.get('cf-connecting-ip'),
+  isHttps: (req) => new URL(req.url).protocol === 'https:',
+  geo(req) {
+    const cf = (req as Request & { cf?: CfProps }).cf;
+    if (!cf?.country) return null;
+    const name = (() => {
+      try {
+        return new Intl.DisplayNames(['en'], { type: 'region' }).of(cf.country!) ?? null;
+      } catch {
+        return null;
+      }
+    })();
+    return { countryCode: cf.country, country: name, city: cf.city ?? null, state: cf.region ?? null };
+  },
+};

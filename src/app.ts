@@ -1,0 +1,67 @@
+// createApp(deps): middleware order and route mounting (DESIGN.md section 2).
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Deps } from './deps';
+import { AppError } from './domain/errors';
+import { authApi } from './routes/api/auth';
+import { appUrls } from './routes/api/helpers';
+import { publicApi } from './routes/api/public';
+import type { AppEnv } from './routes/env';
+import { contextMiddleware } from './routes/middleware/context';
+import { pageGuard } from './routes/middleware/guards';
+import { localeMiddleware } from './routes/middleware/locale';
+import { csrfGuard, securityHeaders } from './routes/middleware/security';
+import { sessionMiddleware } from './routes/middleware/session';
+import { accountPages } from './routes/pages/my-account';
+import { devPages } from './routes/pages/dev';
+import { handoffPages } from './routes/pages/handoff';
+import { loginPages } from './routes/pages/login';
+import { renderErrorPage } from './ui/render';
+
+/** JSON bodies above this are refused before parsing (uploads get their own limit). */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export function createApp(deps: Deps) {
+  const base = deps.config.BASE_PATH;
+  const app = new Hono<AppEnv>();
+
+  app.use('*', securityHeaders);
+  app.use('*', contextMiddleware(deps));
+  app.use('*', sessionMiddleware);
+  app.use('*', localeMiddleware);
+
+  app.get('/healthz', (c) => c.json({ status: 'ok', version: deps.config.version }));
+
+  const api = new Hono<AppEnv>();
+  api.use('*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) }));
+  api.use('*', csrfGuard());
+  api.route('/', publicApi);
+  api.route('/', authApi);
+  api.all('*', (c) => c.json({ message: 'not-found' }, 404));
+  app.route(`${base}/api`, api);
+
+  const pages = new Hono<AppEnv>();
+  pages.use('*', pageGuard);
+  pages.route('/', loginPages);
+  pages.route('/', accountPages);
+  pages.route('/', handoffPages);
+  app.route(base, pages);
+  app.get('/', (c) => c.redirect(`${base}/login`, 302));
+  if (deps.config.DEV_MODE) app.route('/', devPages(base, appUrls(deps.config)));
+
+  app.notFound((c) =>
+    c.req.path.startsWith(`${base}/api/`) ? c.json({ message: 'not-found' }, 404) : renderErrorPage(c, 404, 'errors.not-found'),
+  );
+  app.onError((err, c) => {
+    const isApi = c.req.path.startsWith(`${base}/api/`);
+    if (err instanceof AppError) {
+      if (isApi) return c.json({ message: err.code, ...err.details }, err.status);
+      return renderErrorPage(c, err.status === 404 ? 404 : err.status === 403 ? 403 : 400, 'errors.generic');
+    }
+    console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, path: c.req.path, error: String(err), stack: (err as Error).stack }));
+    return isApi ? c.json({ message: 'server-error' }, 500) : c.text('Internal Server Error', 500);
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,23 @@
+// Browser entry: hydrates each island on the page with its own code-split chunk.
+import { createElement, type ComponentType } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+
+const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = {
+  LoginForm: () => import('./islands/LoginForm'),
+  Redirection: () => import('./islands/Redirection'),
+  LanguageSwitch: () => import('./islands/LanguageSwitch'),
+  Toolbar: () => import('./islands/Toolbar'),
+  LanguageSetting: () => import('./islands/LanguageSetting'),
+  AppStandIn: () => import('./islands/AppStandIn'),
+};
+
+for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
+  const load = islands[el.dataset.island ?? ''];
+  const propsEl = document.getElementById(`${el.dataset.islandId}-props`);
+  if (!load || !propsEl) continue;
+  const props = JSON.parse(propsEl.textContent || '{}');
+  void load().then((m) => {
+    hydrateRoot(el, createElement(m.default, props));
+    el.dataset.hydrated = 'true';
+  });
+}

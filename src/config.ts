@@ -1,0 +1,63 @@
+// Typed configuration, read once from the environment by each entry. Defaults suit local dev;
+// production must set the secrets (see README "Configuration").
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const path = z.string().regex(/^\/[A-Za-z0-9/_-]*$/);
+
+export const configSchema = z.object({
+  PORTAL_DOMAIN: z.string().min(1).default('localhost'),
+  BASE_PATH: path.default('/accounts'),
+  APP_URL_MEISHI: z.string().default('/meishi/'),
+  APP_URL_SCHEDULER: z.string().default('/scheduler/'),
+  APP_URL_OPERATOR: z.string().default('/operator/'),
+  MANUAL_URL: z.string().url().default('https://example.com/manual'),
+  FAQ_URL: z.string().url().default('https://example.com/faq'),
+  /** Dev mode: app stand-in pages and the mail/SMS outbox page. Never in production. */
+  DEV_MODE: bool,
+  /** Lifetime of a "keep me logged in" session, and the idle limit of an ordinary one. */
+  SESSION_REMEMBER_DAYS: z.coerce.number().int().min(1).max(400).default(30),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(12 * 60),
+  /** HMAC key for signed mail links; the previous key still verifies during rotation. */
+  LINK_SIGNING_KEY: z.string().min(32).optional(),
+  LINK_SIGNING_KEY_PREVIOUS: z.string().min(32).optional(),
+  /** Key for secrets stored encrypted (TOTP seeds); high-entropy, at least 32 characters. */
+  DATA_ENCRYPTION_KEY: z.string().min(32).optional(),
+  /** Node only: which header carries the client address behind a trusted proxy. */
+  TRUST_PROXY: z.enum(['none', 'x-forwarded-for', 'x-real-ip', 'cf-connecting-ip']).default('none'),
+  MAIL_FROM: z.string().default('Portal <no-reply@localhost>'),
+  SMTP_URL: z.string().optional(),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  version: string;
+  LINK_SIGNING_KEY: string;
+  DATA_ENCRYPTION_KEY: string;
+};
+
+export const APP_VERSION = 'v2.53.2';
+
+/** Dev-only signing key so a fresh clone runs; production refuses to start without a real one. */
+const DEV_LINK_KEY = 'dev-only-link-signing-key-change-me-0123456789';
+const DEV_DATA_KEY = 'dev-only-data-encryption-key-change-me-0123456789';
+
+export function readConfig(env: Record<string, unknown>): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
+  }
+  const c = parsed.data;
+  if (!c.LINK_SIGNING_KEY) {
+    if (!c.DEV_MODE) throw new Error('Invalid configuration: LINK_SIGNING_KEY is required outside DEV_MODE');
+    c.LINK_SIGNING_KEY = DEV_LINK_KEY;
+  }
+  if (!c.DATA_ENCRYPTION_KEY) {
+    if (!c.DEV_MODE) throw new Error('Invalid configuration: DATA_ENCRYPTION_KEY is required outside DEV_MODE');
+    c.DATA_ENCRYPTION_KEY = DEV_DATA_KEY;
+  }
+  return { ...c, LINK_SIGNING_KEY: c.LINK_SIGNING_KEY, DATA_ENCRYPTION_KEY: c.DATA_ENCRYPTION_KEY, BASE_PATH: c.BASE_PATH.replace(/\/+$/, '') || '/accounts', version: APP_VERSION };
+}

@@ -1,0 +1,577 @@
+// The portal's data model (drizzle, SQLite dialect: D1 in production, libSQL on Node).
+// Conventions: timestamps are integer epoch milliseconds; secrets (tokens, codes) are stored only
+// as SHA-256 hex digests; every tenant-scoped table carries tenant_id.
+import { sql } from 'drizzle-orm';
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+
+const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+const bool = (name: string) => integer(name, { mode: 'boolean' }).notNull().default(false);
+const createdAt = () => integer('created_at').notNull().default(now);
+
+export const tenants = sqliteTable(
+  'tenants',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    initialSubdomain: text('initial_subdomain').notNull(),
+    subdomain: text('subdomain'),
+    status: text('status', {
+      enum: ['trial', 'contracted', 'trial_expired_not_yet_contracted', 'contract_ended', 'suspended'],
+    })
+      .notNull()
+      .default('trial'),
+    featureSsoUsersLimit: integer('feature_sso_users_limit').notNull().default(0),
+    isFeatureIpRestrictionSubscribed: bool('is_feature_ip_restriction_subscribed'),
+    isFeatureTwofaEnforcementSubscribed: bool('is_feature_twofa_enforcement_subscribed'),
+    isSsoEnabled: bool('is_sso_enabled'),
+    isIpRestrictionEnabled: bool('is_ip_restriction_enabled'),
+    isTwofaEnforced: bool('is_twofa_enforced'),
+    isTwofaSkipAllowed: bool('is_twofa_skip_allowed'),
+    minimumPasswordLength: integer('minimum_password_length').notNull().default(8),
+    isMixedCaseRequired: integer('is_mixed_case_required', { mode: 'boolean' }).notNull().default(true),
+    isNumberRequired: integer('is_number_required', { mode: 'boolean' }).notNull().default(true),
+    isSpecialCharacterRequired: integer('is_special_character_required', { mode: 'boolean' })
+      .notNull()
+      .default(true),
+    passwordPolicyUpdatedAt: integer('password_policy_updated_at'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('tenants_initial_subdomain_uq').on(t.initialSubdomain),
+    uniqueIndex('tenants_subdomain_uq').on(t.subdomain),
+  ],
+);
+
+/** Apps a tenant has contracted, with their seat counts (null = unlimited). */
+export const tenantApps = sqliteTable(
+  'tenant_apps',
+  {
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    app: text('app', { enum: ['meishi', 'scheduler', 'meishi_operator'] }).notNull(),
+    seats: integer('seats'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.app] })],
+);
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    /** Stored lower-cased; unique across the portal (one identity, many tenants). */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    passwordChangedAt: integer('password_changed_at'),
+    contactNumber: text('contact_number'),
+    twofaMethod: text('twofa_method', { enum: ['app', 'sms'] }),
+    emailVerifiedAt: integer('email_verified_at'),
+    language: text('language', { enum: ['ja', 'en'] }).notNull().default('ja'),
+    isTenantManager: bool('is_tenant_manager'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('users_email_uq').on(t.email)],
+);
+
+/** Membership of a user in a tenant (the spec's tenant_user pivot). */
+export const tenantUsers = sqliteTable(
+  'tenant_users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    isAdmin: bool('is_admin'),
+    isSsoEnabled: bool('is_sso_enabled'),
+    samlNameId: text('saml_name_id'),
+    departmentId: integer('department_id').references(() => departments.id, { onDelete: 'set null' }),
+    operationStatus: text('operation_status', { enum: ['deleting'] }),
+    lastActiveAt: integer('last_active_at'),
+    invitedAt: integer('invited_at'),
+    deactivatedAt: integer('deactivated_at'),
+    meishiAccessGrantedAt: integer('meishi_access_granted_at'),
+    schedulerAccessGrantedAt: integer('scheduler_access_granted_at'),
+    meishiOperatorAccessGrantedAt: integer('meishi_operator_access_granted_at'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('tenant_users_tenant_user_uq').on(t.tenantId, t.userId),
+    index('tenant_users_user_idx').on(t.userId),
+    index('tenant_users_tenant_created_idx').on(t.tenantId, t.deactivatedAt, t.createdAt),
+    index('tenant_users_tenant_department_idx').on(t.tenantId, t.departmentId),
+    index('tenant_users_tenant_name_id_idx').on(t.tenantId, t.samlNameId),
+  ],
+);
+
+export const departments = sqliteTable(
+  'departments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('departments_tenant_name_uq').on(t.tenantId, t.name)],
+);
+
+export const additionalDepartments = sqliteTable(
+  'additional_departments',
+  {
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    tenantUserId: integer('tenant_user_id')
+      .notNull()
+      .references(() => tenantUsers.id, { onDelete: 'cascade' }),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantUserId, t.departmentId] }),
+    index('additional_departments_tenant_department_idx').on(t.tenantId, t.departmentId),
+  ],
+);
+
+/** A signed-in browser. The cookie holds a random token; only its hash is here. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    /** Public id used by the session-devices screen; never the token. */
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Tenant of the host the session lives on; null on the main domain. */
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    remember: bool('remember'),
+    twofaPassed: bool('twofa_passed'),
+    /** How the user proved who they are: password, sso, handoff (from another host's session). */
+    authMethod: text('auth_method').notNull().default('password'),
+    device: text('device'),
+    os: text('os'),
+    browser: text('browser'),
+    isNextaMeishiApp: bool('is_nexta_meishi_app'),
+    ipAddress: text('ip_address'),
+    countryCode: text('country_code'),
+    country: text('country'),
+    city: text('city'),
+    region: text('region'),
+    createdAt: createdAt(),
+    lastActivityAt: integer('last_activity_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_uq').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId, t.lastActivityAt),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** One-time codes that move a signed-in user from one host to another (tenant chooser, switch). */
+export const handoffCodes = sqliteTable(
+  'handoff_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sourceSessionId: text('source_session_id').notNull(),
+    targetTenantId: integer('target_tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    remember: bool('remember'),
+    twofaPassed: bool('twofa_passed'),
+    authMethod: text('auth_method').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('handoff_codes_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * A login that passed the password step but still owes something (one-time code, 2FA setup,
+ * additional challenge). The browser holds a random token in a short-lived cookie.
+ */
+export const loginChallenges = sqliteTable(
+  'login_challenges',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['otp', 'enable_twofa', 'additional_challenge'] }).notNull(),
+    remember: bool('remember'),
+    /** Hash of a code we sent (additional challenge, SMS); null for authenticator codes. */
+    codeHash: text('code_hash'),
+    codeExpiresAt: integer('code_expires_at'),
+    attempts: integer('attempts').notNull().default(0),
+    passwordScore: integer('password_score'),
+    source: text('source'),
+    continuePath: text('continue_path'),
+    expiresAt: integer('expires_at').notNull(),
+    completedAt: integer('completed_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('login_challenges_token_hash_uq').on(t.tokenHash),
+    index('login_challenges_user_idx').on(t.userId),
+    index('login_challenges_expires_idx').on(t.expiresAt),
+  ],
+);
+
+export const passwordResets = sqliteTable(
+  'password_resets',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('password_resets_token_hash_uq').on(t.tokenHash),
+    index('password_resets_user_idx').on(t.userId),
+  ],
+);
+
+/** Signed-link state for invitations (register) and email verification: a link works once. */
+export const emailLinks = sqliteTable(
+  'email_links',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['register', 'verify'] }).notNull(),
+    email: text('email').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_links_user_purpose_idx').on(t.userId, t.purpose)],
+);
+
+export const twofaSecrets = sqliteTable('twofa_secrets', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  method: text('method', { enum: ['app', 'sms'] }).notNull(),
+  /** TOTP secret, encrypted with the app's data key (AES-GCM), base64url. */
+  secretCiphertext: text('secret_ciphertext'),
+  phoneE164: text('phone_e164'),
+  /** Last accepted TOTP time step: a code is accepted once (compare-and-set). */
+  lastUsedStep: integer('last_used_step'),
+  confirmedAt: integer('confirmed_at'),
+  createdAt: createdAt(),
+});
+
+export const backupCodes = sqliteTable(
+  'backup_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('backup_codes_user_code_uq').on(t.userId, t.codeHash)],
+);
+
+export const rememberedDevices = sqliteTable(
+  'remembered_devices',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    device: text('device'),
+    os: text('os'),
+    browser: text('browser'),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('remembered_devices_token_hash_uq').on(t.tokenHash),
+    index('remembered_devices_user_idx').on(t.userId),
+  ],
+);
+
+/** Devices and networks a user has signed in from, for the additional-challenge rule. */
+export const knownDevices = sqliteTable(
+  'known_devices',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fingerprint: text('fingerprint').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.fingerprint] })],
+);
+
+export const samlSettings = sqliteTable('saml_settings', {
+  tenantId: integer('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  idpEntityId: text('idp_entity_id').notNull(),
+  idpSsoUrl: text('idp_sso_url').notNull(),
+  idpSloUrl: text('idp_slo_url'),
+  idpX509Cert: text('idp_x509cert').notNull(),
+  isIdpConfigured: bool('is_idp_configured'),
+  createdAt: createdAt(),
+  updatedAt: integer('updated_at').notNull().default(now),
+});
+
+/** AuthnRequests this portal started: InResponseTo must match one, once. */
+export const samlRequests = sqliteTable(
+  'saml_requests',
+  {
+    id: text('id').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    browserBindingHash: text('browser_binding_hash').notNull(),
+    relayState: text('relay_state'),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('saml_requests_expires_idx').on(t.expiresAt)],
+);
+
+/** Replay cache: each assertion id is accepted once per tenant until it expires. */
+export const samlAssertions = sqliteTable(
+  'saml_assertions',
+  {
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    assertionId: text('assertion_id').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.assertionId] }),
+    index('saml_assertions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+export const whitelistedIps = sqliteTable(
+  'whitelisted_ips',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    ipAddress: text('ip_address').notNull(),
+    prefixLength: integer('prefix_length').notNull().default(32),
+    description: text('description'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('whitelisted_ips_tenant_ip_uq').on(t.tenantId, t.ipAddress, t.prefixLength)],
+);
+
+export const tenantContacts = sqliteTable(
+  'tenant_contacts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['primary', 'billing'] }).notNull(),
+    companyName: text('company_name').notNull(),
+    name: text('name').notNull(),
+    department: text('department'),
+    position: text('position'),
+    email: text('email').notNull(),
+    contactNumber: text('contact_number').notNull(),
+    postalCode: text('postal_code').notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('tenant_contacts_tenant_kind_uq').on(t.tenantId, t.kind)],
+);
+
+export const contractDetails = sqliteTable('contract_details', {
+  tenantId: integer('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  trialEndsAt: integer('trial_ends_at'),
+  contractStartsAt: integer('contract_starts_at'),
+  contractEndsAt: integer('contract_ends_at'),
+  contractRenewsAt: integer('contract_renews_at'),
+  featureNegotiationsUsersLimit: integer('feature_negotiations_users_limit').notNull().default(0),
+  featureBulkEmailMonthlyLimit: integer('feature_bulk_email_monthly_limit').notNull().default(0),
+  bulkEmailMonthlyUsage: integer('bulk_email_monthly_usage').notNull().default(0),
+  isFeatureKintoneSubscribed: bool('is_feature_kintone_subscribed'),
+  isFeatureSalesforceSubscribed: bool('is_feature_salesforce_subscribed'),
+  isFeatureRelationSubscribed: bool('is_feature_relation_subscribed'),
+  isFeatureGenieeSubscribed: bool('is_feature_geniee_subscribed'),
+  featureScannerAppKeysLimit: integer('feature_scanner_app_keys_limit').notNull().default(0),
+  scannerAppActiveKeys: integer('scanner_app_active_keys').notNull().default(0),
+  updatedAt: integer('updated_at').notNull().default(now),
+});
+
+/** Get-more-services requests and contract applications, for the provider's staff. */
+export const serviceRequests = sqliteTable(
+  'service_requests',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['get_more_services', 'contract_application'] }).notNull(),
+    payload: text('payload', { mode: 'json' }).notNull(),
+    handledAt: integer('handled_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('service_requests_tenant_idx').on(t.tenantId, t.kind, t.createdAt)],
+);
+
+export const importLogs = sqliteTable(
+  'import_logs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['add', 'update'] }).notNull(),
+    filename: text('filename').notNull(),
+    status: text('status', { enum: ['processing', 'success', 'failed'] }).notNull(),
+    numberOfUsersUpdated: integer('number_of_users_updated').notNull().default(0),
+    error: text('error'),
+    startTime: integer('start_time').notNull(),
+    endTime: integer('end_time'),
+  },
+  (t) => [index('import_logs_tenant_idx').on(t.tenantId, t.startTime)],
+);
+
+/** Audit log of admin and sign-in events. */
+export const activityLogs = sqliteTable(
+  'activity_logs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    details: text('details', { mode: 'json' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('activity_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('activity_logs_actor_idx').on(t.actorUserId, t.createdAt),
+  ],
+);
+
+export const maintenanceMessages = sqliteTable(
+  'maintenance_messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    app: text('app', { enum: ['accounts', 'meishi', 'scheduler'] }).notNull(),
+    messageJa: text('message_ja').notNull(),
+    messageEn: text('message_en').notNull(),
+    startsAt: integer('starts_at'),
+    endsAt: integer('ends_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('maintenance_messages_app_idx').on(t.app, t.startsAt)],
+);
+
+/** Tokens the Outlook add-in holds until login maps them to a user (single use, short-lived). */
+export const outlookAddinTokens = sqliteTable(
+  'outlook_addin_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('outlook_addin_tokens_expires_idx').on(t.expiresAt)],
+);
+
+/** Mail and SMS the portal sent (dev outbox adapter, and a record for support). */
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    channel: text('channel', { enum: ['mail', 'sms'] }).notNull(),
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'set null' }),
+    recipient: text('recipient').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('outbox_created_idx').on(t.createdAt)],
+);
+
+/** Fixed-window counters for rate limits and lock-outs (database-held, not process memory). */
+export const throttles = sqliteTable(
+  'throttles',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetAt: integer('reset_at').notNull(),
+  },
+  (t) => [index('throttles_reset_idx').on(t.resetAt)],
+);
+
+/** Bearer tokens of the operator API (issue: operating the portal). */
+export const operatorTokens = sqliteTable(
+  'operator_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+    revokedAt: integer('revoked_at'),
+    lastUsedAt: integer('last_used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('operator_tokens_token_hash_uq').on(t.tokenHash)],
+);
+
+export type Tenant = typeof tenants.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type TenantUser = typeof tenantUsers.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
+export type AppKey = (typeof tenantApps.$inferSelect)['app'];

@@ -1,0 +1,110 @@
+// Sessions as rows (Lucia-style): the cookie carries a random token, the row only its hash.
+// Ordinary sessions expire after an idle period (sliding); remembered ones after N days.
+import { and, eq, gt, ne } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { sessions, tenantUsers, users, type Session, type TenantUser, type User } from '../../db/schema';
+import type { Geo } from '../../deps';
+import { randomToken, sha256Hex } from '../security/tokens';
+import { parseAgent } from './user-agent';
+
+export interface SessionPolicy {
+  rememberDays: number;
+  idleMinutes: number;
+}
+
+/** Writes for activity tracking happen at most once per minute per session. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface NewSession {
+  userId: number;
+  tenantId: number | null;
+  remember: boolean;
+  twofaPassed: boolean;
+  authMethod: 'password' | 'sso' | 'handoff';
+  userAgent: string | null;
+  ip: string | null;
+  geo: Geo | null;
+}
+
+export function sessionExpiry(remember: boolean, from: number, p: SessionPolicy): number {
+  return from + (remember ? p.rememberDays * 86_400_000 : p.idleMinutes * 60_000);
+}
+
+/** Builds the insert (so callers can batch it with related writes) and the cookie token. */
+export function prepareSession(db: Db, s: NewSession, now: number, p: SessionPolicy) {
+  const token = randomToken(32);
+  const id = randomToken(16);
+  const agent = parseAgent(s.userAgent);
+  const insert = db.insert(sessions).values({
+    id,
+    tokenHash: sha256Hex(token),
+    userId: s.userId,
+    tenantId: s.tenantId,
+    remember: s.remember,
+    twofaPassed: s.twofaPassed,
+    authMethod: s.authMethod,
+    device: agent.device,
+    os: agent.os,
+    browser: agent.browser,
+    isNextaMeishiApp: agent.isNextaMeishiApp,
+    ipAddress: s.ip,
+    countryCode: s.geo?.countryCode ?? null,
+    country: s.geo?.country ?? null,
+    city: s.geo?.city ?? null,
+    region: s.geo?.state ?? null,
+    createdAt: now,
+    lastActivityAt: now,
+    expiresAt: sessionExpiry(s.remember, now, p),
+  });
+  return { token, id, insert, expiresAt: sessionExpiry(s.remember, now, p) };
+}
+
+export interface AuthState {
+  session: Session;
+  user: User;
+  /** The user's membership of the host tenant (null on the main domain or for a tenant manager). */
+  member: TenantUser | null;
+}
+
+/**
+ * The live session for a cookie token on this host's tenant, with its user and membership in one
+ * query, touching activity (and the membership's last_active_at) at most once a minute. A session
+ * from another tenant's host is ignored: cookies are host-only, and the row must agree.
+ */
+export async function validateSession(
+  db: Db,
+  token: string,
+  hostTenantId: number | null,
+  now: number,
+  p: SessionPolicy,
+): Promise<AuthState | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const row = await db
+    .select({ session: sessions, user: users, member: tenantUsers })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(tenantUsers, and(eq(tenantUsers.userId, sessions.userId), eq(tenantUsers.tenantId, sessions.tenantId)))
+    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)))
+    .get();
+  if (!row || row.session.tenantId !== hostTenantId) return null;
+  const s = row.session;
+  if (now - s.lastActivityAt >= TOUCH_INTERVAL_MS) {
+    const expiresAt = s.remember ? s.expiresAt : sessionExpiry(false, now, p);
+    const touch = db.update(sessions).set({ lastActivityAt: now, expiresAt }).where(eq(sessions.id, s.id));
+    if (row.member) {
+      await db.batch([touch, db.update(tenantUsers).set({ lastActiveAt: now }).where(eq(tenantUsers.id, row.member.id))]);
+    } else {
+      await touch;
+    }
+    return { ...row, session: { ...s, lastActivityAt: now, expiresAt } };
+  }
+  return row;
+}
+
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, id));
+}
+
+export function deleteOtherSessions(db: Db, userId: number, keepId: string) {
+  return db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)));
+}

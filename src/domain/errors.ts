@@ -1,0 +1,17 @@
+// Domain errors carry the spec's code word; one handler per surface turns them into answers.
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 = 400,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(code);
+    this.name = 'AppError';
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(readonly errors: Record<string, string[]>) {
+    super('The given data was invalid.', 422, { errors });
+  }
+}

@@ -1,0 +1,49 @@
+// Host -> tenant. "<label>.<PORTAL_DOMAIN>" is the tenant whose custom or initial subdomain is
+// <label>; the bare domain is the main domain; anything else is unknown (404, never a fallback).
+import { eq, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { tenants, type Tenant } from '../../db/schema';
+
+export type HostResolution =
+  | { kind: 'main' }
+  | { kind: 'tenant'; tenant: Tenant }
+  | { kind: 'unknown' };
+
+export function hostLabel(hostname: string, portalDomain: string): string | null | undefined {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  const domain = portalDomain.toLowerCase();
+  if (host === domain) return null;
+  if (!host.endsWith('.' + domain)) return undefined;
+  const label = host.slice(0, -(domain.length + 1));
+  return /^[a-z0-9][a-z0-9_-]{0,61}[a-z0-9]$|^[a-z0-9]$/.test(label) ? label : undefined;
+}
+
+export async function resolveHost(db: Db, hostname: string, portalDomain: string): Promise<HostResolution> {
+  const label = hostLabel(hostname, portalDomain);
+  if (label === null) return { kind: 'main' };
+  if (label === undefined) return { kind: 'unknown' };
+  // A label is unique across custom and initial subdomains (enforced when one is set);
+  // prefer the custom one if data ever disagrees.
+  const tenant = await db
+    .select()
+    .from(tenants)
+    .where(or(eq(tenants.subdomain, label), eq(tenants.initialSubdomain, label)))
+    .orderBy(sql`case when ${tenants.subdomain} = ${label} then 0 else 1 end`)
+    .get();
+  return tenant ? { kind: 'tenant', tenant } : { kind: 'unknown' };
+}
+
+/** The label a tenant is reached at: custom subdomain if set, else the initial one. */
+export function canonicalLabel(t: Pick<Tenant, 'subdomain' | 'initialSubdomain'>): string {
+  return t.subdomain ?? t.initialSubdomain;
+}
+
+export function tenantOrigin(
+  t: Pick<Tenant, 'subdomain' | 'initialSubdomain'>,
+  portalDomain: string,
+  currentUrl: URL,
+  https: boolean,
+): string {
+  const port = currentUrl.port ? `:${currentUrl.port}` : '';
+  return `${https ? 'https' : 'http'}://${canonicalLabel(t)}.${portalDomain}${port}`;
+}

@@ -1,0 +1,44 @@
+// A user's memberships with their tenants and app access. Queries here are keyed by user id;
+// tenant-scoped admin queries live with their capability and always filter by tenant_id.
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { tenantApps, tenants, tenantUsers, type AppKey, type Tenant, type TenantUser } from '../../db/schema';
+
+export interface Membership {
+  tenant: Tenant;
+  member: TenantUser;
+  /** Apps this member may use: granted to the member and contracted by the tenant. */
+  apps: AppKey[];
+}
+
+export function memberApps(member: TenantUser, contracted: AppKey[]): AppKey[] {
+  const granted: AppKey[] = [];
+  if (member.meishiAccessGrantedAt !== null) granted.push('meishi');
+  if (member.schedulerAccessGrantedAt !== null) granted.push('scheduler');
+  if (member.meishiOperatorAccessGrantedAt !== null) granted.push('meishi_operator');
+  return granted.filter((a) => contracted.includes(a));
+}
+
+/** All memberships of a user, active and deactivated, with apps (two queries, no N+1). */
+export async function listMemberships(db: Db, userId: number): Promise<Membership[]> {
+  const rows = await db
+    .select({ tenant: tenants, member: tenantUsers })
+    .from(tenantUsers)
+    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+    .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus)))
+    .orderBy(tenants.name);
+  if (rows.length === 0) return [];
+  const apps = await db
+    .select()
+    .from(tenantApps)
+    .where(inArray(tenantApps.tenantId, rows.map((r) => r.tenant.id)));
+  return rows.map(({ tenant, member }) => ({
+    tenant,
+    member,
+    apps: memberApps(member, apps.filter((a) => a.tenantId === tenant.id).map((a) => a.app)),
+  }));
+}
+
+export function activeOnly(ms: Membership[]): Membership[] {
+  return ms.filter((m) => m.member.deactivatedAt === null);
+}

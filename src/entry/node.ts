@@ -1,0 +1,53 @@
+// Node entry: libSQL (a local file by default, or LIBSQL_URL for a libSQL server / Turso),
+// migrations on start, the demo data on an empty database in dev mode, static assets.
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadArgon2Node } from '../adapters/argon2-node';
+import { migrateLibsql, openLibsql } from '../adapters/db-libsql';
+import { outboxMailer } from '../adapters/mail-outbox';
+import { nodeRuntime } from '../adapters/runtime-node';
+import { createApp } from '../app';
+import { readConfig } from '../config';
+import { isEmpty, seedDemo } from '../db/seed';
+import type { Deps } from '../deps';
+import { createPasswordHasher } from '../domain/auth/passwords';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env): Promise<Deps & { close(): void }> {
+  const config = readConfig(env);
+  const url = env.LIBSQL_URL ?? `file:${root}.data/portal.db`;
+  if (url.startsWith('file:') && !env.LIBSQL_URL) mkdirSync(`${root}.data`, { recursive: true });
+  const { db, client } = openLibsql(url, env.LIBSQL_AUTH_TOKEN);
+  await migrateLibsql(db, `${root}migrations`);
+  const clock = { now: () => Date.now() };
+  const passwords = createPasswordHasher(loadArgon2Node);
+  if (config.DEV_MODE && (await isEmpty(db))) {
+    await seedDemo(db, passwords, clock.now(), config.DATA_ENCRYPTION_KEY);
+    console.log('Loaded the demo data (DESIGN.md section 7).');
+  }
+  return { db, config, clock, passwords, mailer: outboxMailer(db, clock.now), runtime: nodeRuntime(config), close: () => client.close() };
+}
+
+export async function startNode(env: NodeJS.ProcessEnv = process.env) {
+  const deps = await buildNodeDeps(env);
+  const server = new Hono();
+  // Built assets (npm run build) are served before the app; Workers serves the same folder.
+  server.use(`${deps.config.BASE_PATH}/assets/*`, serveStatic({ root: `${root}dist/public`, onFound: (_p, c) => c.header('Cache-Control', 'no-cache') }));
+  server.route('/', createApp(deps));
+  const port = Number(env.PORT ?? 8787);
+  const hostname = env.HOST ?? '127.0.0.1';
+  return serve({ fetch: server.fetch, port, hostname }, () => {
+    console.log(`Portal (Node) ready: http://acme.${deps.config.PORTAL_DOMAIN}:${port}${deps.config.BASE_PATH}/login`);
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  startNode().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,35 @@
+// Cloudflare Workers entry: D1 binding, workerd's WebAssembly modules for argon2id, and
+// Cloudflare's client address and location. Static assets are served by Workers Assets.
+import { loadArgon2Worker } from '../adapters/argon2-worker';
+import { openD1 } from '../adapters/db-d1';
+import { outboxMailer } from '../adapters/mail-outbox';
+import { workerRuntime } from '../adapters/runtime-worker';
+import { createApp, type App } from '../app';
+import { readConfig } from '../config';
+import type { Deps } from '../deps';
+import { createPasswordHasher } from '../domain/auth/passwords';
+
+interface Env {
+  DB: Parameters<typeof openD1>[0];
+  [key: string]: unknown;
+}
+
+// One app per isolate and binding: built on the first request, never shared across isolates.
+let cached: { db: unknown; app: App } | undefined;
+const passwords = createPasswordHasher(loadArgon2Worker);
+
+function appFor(env: Env): App {
+  if (cached && cached.db === env.DB) return cached.app;
+  const config = readConfig(env);
+  const db = openD1(env.DB);
+  const clock = { now: () => Date.now() };
+  const deps: Deps = { db, config, clock, passwords, mailer: outboxMailer(db, clock.now), runtime: workerRuntime };
+  cached = { db: env.DB, app: createApp(deps) };
+  return cached.app;
+}
+
+export default {
+  fetch(request: Request, env: Env, ctx: unknown) {
+    return appFor(env).fetch(request, env, ctx as never);
+  },
+};

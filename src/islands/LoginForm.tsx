@@ -1,0 +1,243 @@
+// The login form (spec 01 "Login screen", section 4 "Login", section 8 "Login" errors).
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api } from '../shared/api';
+import { getT, type Lang } from '../shared/i18n';
+import type { AppKey, RedirectionInput, RedirectTenant } from '../shared/redirection';
+import { emailSchema } from '../shared/schemas';
+import Redirection from './Redirection';
+
+export interface LoginFormProps {
+  lang: Lang;
+  basePath: string;
+  portalDomain: string;
+  /** Tenant of this host, or null on the main domain. */
+  tenant: { id: number; name: string } | null;
+  continuePath: string | null;
+  /** The page's query string ("?continue=..."), carried to forgot and the next steps. */
+  query: string;
+  appUrls: Record<AppKey, string>;
+}
+
+type Step = 'email' | 'password' | 'sso';
+const KNOWN_ERRORS = ['invalid-credentials', 'deactivated', 'restricted-ip', 'not-a-member', 'sso-not-configured'];
+
+interface LoginUser {
+  is_tenant_manager: boolean;
+  tenants: { id: number; name: string; subdomain: string | null; initial_subdomain: string; apps: AppKey[] }[];
+}
+
+export default function LoginForm(props: LoginFormProps) {
+  const { lang, basePath, tenant } = props;
+  const t = getT(lang);
+  const [step, setStep] = useState<Step>(tenant ? 'email' : 'password');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [wait, setWait] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [redirection, setRedirection] = useState<RedirectionInput | null>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  // Throttle countdown: one tick a second, then the buttons come back.
+  useEffect(() => {
+    if (wait <= 0) return;
+    const id = setTimeout(() => setWait((w) => w - 1), 1000);
+    return () => clearTimeout(id);
+  }, [wait]);
+  useEffect(() => {
+    if (step === 'password' && tenant) passwordRef.current?.focus();
+    if (step === 'email' || step === 'sso') emailRef.current?.focus();
+  }, [step]);
+
+  const checkEmail = (): boolean => {
+    const r = emailSchema.safeParse(email);
+    setEmailError(r.success ? null : t(r.error.issues[0]!.message));
+    return r.success;
+  };
+
+  const showError = (status: number, data: { message?: string; duration?: number }) => {
+    if (status === 429 && typeof data.duration === 'number') {
+      setWait(data.duration);
+      setAlert(null);
+      return;
+    }
+    setAlert(data.message && KNOWN_ERRORS.includes(data.message) ? t(`errors.${data.message}`) : t('errors.generic'));
+  };
+
+  const goToSso = (initialSubdomain: string) => {
+    const origin = `${window.location.protocol}//${initialSubdomain}.${props.portalDomain}${window.location.port ? ':' + window.location.port : ''}`;
+    const relay = window.location.pathname + window.location.search;
+    window.location.assign(`${origin}${basePath}/api/saml2/all/login?RelayState=${encodeURIComponent(relay)}`);
+  };
+
+  const onNext = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!checkEmail()) return;
+    setAlert(null);
+    setStep('password');
+  };
+
+  const onSso = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!checkEmail() || busy) return;
+    setBusy(true);
+    const r = await api<{ is_idp_configured?: boolean; initial_subdomain?: string }>(
+      basePath,
+      'GET',
+      `saml2/check-using-email?email=${encodeURIComponent(email)}`,
+    );
+    setBusy(false);
+    if (r.ok && r.data.is_idp_configured && r.data.initial_subdomain) return goToSso(r.data.initial_subdomain);
+    if (r.ok) setAlert(t('errors.sso-not-configured'));
+    else showError(r.status, r.data);
+  };
+
+  const onLogin = async (e: FormEvent) => {
+    e.preventDefault();
+    const emailOk = checkEmail();
+    setPasswordError(password ? null : t('validation.required'));
+    if (!emailOk || !password || busy || wait > 0) return;
+    setBusy(true);
+    setAlert(null);
+    const r = await api<{ user?: LoginUser; initial_subdomain?: string; duration?: number }>(basePath, 'POST', 'v2/login', {
+      email,
+      password,
+      remember,
+      ...(props.continuePath ? { continue: props.continuePath } : {}),
+    });
+    setBusy(false);
+    if (!r.ok) return showError(r.status, r.data);
+    const query = props.query;
+    if (r.data.message === 'redirect-to-sso' && r.data.initial_subdomain) return goToSso(r.data.initial_subdomain);
+    if (r.data.message === 'enter-otp') return window.location.assign(`${basePath}/otp${query}`);
+    if (r.data.message === 'enable-twofa') return window.location.assign(`${basePath}/setup-twofa-at-login${query}`);
+    if (r.data.message === 'enter-additional-challenge') {
+      return window.location.assign(`${basePath}/additional-challenge?email=${encodeURIComponent(email)}`);
+    }
+    const user = r.data.user!;
+    const tenants: RedirectTenant[] = user.tenants.map((x) => ({
+      id: x.id,
+      name: x.name,
+      hostLabel: x.subdomain ?? x.initial_subdomain,
+      apps: x.apps,
+    }));
+    setRedirection({
+      tenants,
+      hostTenantId: tenant?.id ?? null,
+      isTenantManager: user.is_tenant_manager,
+      continuePath: props.continuePath,
+      basePath,
+      appUrls: props.appUrls,
+    });
+  };
+
+  if (redirection) return <Redirection lang={lang} input={redirection} />;
+
+  const disabled = busy || wait > 0;
+  const field = 'mt-1 block w-full rounded border border-slate-500 px-3 py-2 text-base';
+  const primary =
+    'w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+  const back = (to: Step) => (
+    <button type="button" onClick={() => { setStep(to); setAlert(null); }} className="mb-2 inline-flex items-center gap-1 border-0 bg-transparent p-0 text-blue-800 underline">
+      <span aria-hidden="true">←</span> {t('login.back')}
+    </button>
+  );
+
+  return (
+    <div>
+      <div aria-live="polite">
+        {wait > 0 && (
+          <p role="alert" className="rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="login-throttle">
+            {t('login.throttled', { seconds: wait })}
+          </p>
+        )}
+        {alert && (
+          <p role="alert" className="rounded border border-red-700 bg-red-50 p-3 text-red-900" data-testid="login-error">
+            {alert}
+          </p>
+        )}
+      </div>
+      <form noValidate onSubmit={step === 'email' ? onNext : step === 'sso' ? onSso : onLogin} className="flex flex-col gap-4">
+        {step !== 'password' || !tenant ? null : back('email')}
+        {step === 'sso' && back('password')}
+        <div>
+          <label htmlFor="login-email" className="font-medium">
+            {t('login.email')}
+          </label>
+          <input
+            ref={emailRef}
+            id="login-email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            readOnly={step === 'password' && Boolean(tenant)}
+            aria-invalid={emailError ? true : undefined}
+            aria-describedby={emailError ? 'login-email-error' : undefined}
+            onChange={(e) => setEmail(e.target.value)}
+            className={`${field} read-only:bg-slate-100`}
+          />
+          {emailError && (
+            <p id="login-email-error" className="m-0 mt-1 text-sm text-red-800">
+              {emailError}
+            </p>
+          )}
+        </div>
+        {step === 'password' && (
+          <>
+            <div>
+              <label htmlFor="login-password" className="font-medium">
+                {t('login.password')}
+              </label>
+              <input
+                ref={passwordRef}
+                id="login-password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                aria-invalid={passwordError ? true : undefined}
+                aria-describedby={passwordError ? 'login-password-error' : undefined}
+                onChange={(e) => setPassword(e.target.value)}
+                className={field}
+              />
+              {passwordError && (
+                <p id="login-password-error" className="m-0 mt-1 text-sm text-red-800">
+                  {passwordError}
+                </p>
+              )}
+            </div>
+            <div className="flex items-center justify-between gap-2">
+              <label className="inline-flex items-center gap-2">
+                <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="h-4 w-4" />
+                {t('login.remember')}
+              </label>
+              <a href={`${basePath}/forgot${props.query}`} className="text-blue-800 underline">
+                {t('login.forgot')}
+              </a>
+            </div>
+          </>
+        )}
+        <button type="submit" disabled={disabled} className={primary}>
+          {t(step === 'email' ? 'login.next' : step === 'sso' ? 'login.ssoSubmit' : 'login.submit')}
+        </button>
+      </form>
+      {!tenant && step === 'password' && (
+        <>
+          <div className="my-4 flex items-center gap-3 text-slate-600" aria-hidden="true">
+            <span className="h-px flex-1 bg-slate-300" />
+            {t('login.or')}
+            <span className="h-px flex-1 bg-slate-300" />
+          </div>
+          <button type="button" disabled={disabled} onClick={() => { setStep('sso'); setAlert(null); }} className="w-full rounded border border-blue-800 bg-white px-4 py-2 text-base text-blue-800 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700">
+            {t('login.ssoButton')}
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+// The redirection step after login (spec 01): organisation chooser, then app chooser.
+import { useEffect, useRef, useState } from 'react';
+import { api } from '../shared/api';
+import { getT, type Lang } from '../shared/i18n';
+import { afterTenantChosen, decideRedirection, type Decision, type RedirectionInput } from '../shared/redirection';
+
+export interface RedirectionProps {
+  lang: Lang;
+  input: RedirectionInput;
+}
+
+export default function Redirection({ lang, input }: RedirectionProps) {
+  const t = getT(lang);
+  const [decision, setDecision] = useState<Decision>(() => decideRedirection(input));
+  const [error, setError] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (decision.kind === 'go') window.location.assign(decision.url);
+    if (decision.kind === 'switch-tenant') {
+      void api<{ url?: string }>(input.basePath, 'POST', 'handoff', { tenant_id: decision.tenantId, continue: decision.path }).then(
+        (r) => (r.ok && r.data.url ? window.location.assign(r.data.url) : setError(t('errors.generic'))),
+      );
+    }
+    headingRef.current?.focus();
+  }, [decision]);
+
+  if (decision.kind === 'go' || decision.kind === 'switch-tenant') {
+    return (
+      <p role="status" className="text-center text-slate-700">
+        {error ?? t('common.loading')}
+      </p>
+    );
+  }
+
+  const chooseTenant = decision.kind === 'choose-tenant';
+  return (
+    <div role="dialog" aria-modal="true" aria-labelledby="redirection-title" className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
+      <div className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl">
+        <p className="m-0 text-sm text-slate-600">{t('redirection.step', { step: chooseTenant ? 1 : 2 })}</p>
+        <h2 id="redirection-title" ref={headingRef} tabIndex={-1} className="mt-1 text-xl font-semibold outline-none">
+          {t(chooseTenant ? 'redirection.chooseOrganization' : 'redirection.chooseApp')}
+        </h2>
+        {error && <p role="alert" className="text-red-800">{error}</p>}
+        <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0">
+          {chooseTenant
+            ? input.tenants.map((tenant) => (
+                <li key={tenant.id}>
+                  <button
+                    type="button"
+                    className="w-full rounded border border-slate-300 bg-white px-4 py-3 text-left text-base hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-700"
+                    onClick={() => setDecision(afterTenantChosen(input, tenant))}
+                  >
+                    {tenant.name}
+                    {tenant.id === input.hostTenantId && <span className="ml-2 text-sm text-slate-600">({t('redirection.current')})</span>}
+                  </button>
+                </li>
+              ))
+            : decision.apps.map((app) => (
+                <li key={app}>
+                  <a
+                    className="block rounded border border-slate-300 px-4 py-3 text-slate-900 no-underline hover:bg-slate-100"
+                    href={input.appUrls[app]}
+                  >
+                    {t(`apps.${app}`)}
+                  </a>
+                </li>
+              ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

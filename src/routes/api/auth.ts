@@ -1,0 +1,102 @@
+// Sign-in calls of spec 01 section 7: v2/login, logout, user, user/language, and the host
+// hand-off that moves a session to another tenant's host.
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { users } from '../../db/schema';
+import { createHandoff } from '../../domain/auth/handoff';
+import { login } from '../../domain/auth/login';
+import { deleteSession } from '../../domain/auth/sessions';
+import { audit } from '../../domain/audit/log';
+import { tenantOrigin } from '../../domain/tenants/hosts';
+import { listMemberships } from '../../domain/tenants/memberships';
+import { userPayload } from '../../domain/users/profile';
+import { safeContinuePath } from '../../shared/continue-path';
+import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas';
+import { clearSessionCookie, setSessionCookie } from '../cookies';
+import { CHALLENGE_COOKIE, cookieName, type AppEnv, type AuthedEnv, type Ctx } from '../env';
+import { requireSession } from '../middleware/guards';
+import { readJson } from './validate';
+import { appPaths, ssoStatus } from './helpers';
+
+export const authApi = new Hono<AppEnv>();
+
+authApi.post('/v2/login', async (c) => {
+  const input = await readJson(c, loginSchema);
+  const { deps } = c.var;
+  const result = await login(deps, {
+    email: input.email,
+    password: input.password,
+    remember: input.remember,
+    hostTenant: c.var.hostTenant,
+    ip: c.var.clientIp,
+    userAgent: c.req.header('user-agent') ?? null,
+    geo: deps.runtime.geo(c.req.raw),
+  });
+  if (result.kind === 'redirect-to-sso') {
+    return c.json({ message: 'redirect-to-sso', initial_subdomain: result.initialSubdomain });
+  }
+  if (result.kind === 'challenge') {
+    setCookie(c, cookieName(c, CHALLENGE_COOKIE), result.challengeToken, {
+      path: '/',
+      httpOnly: true,
+      secure: c.var.https,
+      sameSite: 'Strict',
+      maxAge: 600,
+    });
+    return c.json({ message: result.message, initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null });
+  }
+  setSessionCookie(c, result.sessionToken, result.remember, result.sessionExpiresAt);
+  return c.json({
+    message: 'success',
+    user: userPayload(result.user, result.memberships, c.var.hostTenant),
+    initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null,
+    password_compliance: result.compliance,
+  });
+});
+
+authApi.post('/logout', async (c) => {
+  const { session } = c.var;
+  const { db, clock } = c.var.deps;
+  if (session) {
+    await deleteSession(db, session.id);
+    await audit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'logout', ipAddress: c.var.clientIp }, clock.now());
+  }
+  clearSessionCookie(c);
+  // Single logout URL for SSO sessions arrives with the SSO capability; until then none.
+  return c.json({ message: 'success', sloUrl: null });
+});
+
+authApi.get('/user', async (c) => {
+  const { user } = c.var;
+  if (!user) {
+    return c.json({ message: 'unauthenticated', ssoUrl: null, ssoSubdomain: null, statusSSOActiveUsers: await ssoStatus(c) }, 401);
+  }
+  const memberships = await listMemberships(c.var.deps.db, user.id);
+  return c.json({ user: userPayload(user, memberships, c.var.hostTenant) });
+});
+
+const authed = new Hono<AuthedEnv>();
+authed.use(requireSession);
+
+authed.patch('/user/language', async (c) => {
+  const { language } = await readJson(c, languageSchema);
+  const { db, clock } = c.var.deps;
+  await db.update(users).set({ language, updatedAt: clock.now() }).where(eq(users.id, c.var.user.id));
+  return c.json({ message: 'success', language });
+});
+
+/** Issues a one-time code for another tenant's host and answers the URL that redeems it. */
+authed.post('/handoff', async (c) => {
+  const input = await readJson(c, handoffSchema);
+  const { deps } = c.var;
+  const base = deps.config.BASE_PATH;
+  const path = safeContinuePath(input.continue, base, appPaths(deps.config)) ?? `${base}/my-account`;
+  const { code, tenant } = await createHandoff(deps, c.var.session, input.tenant_id, path);
+  const origin = tenantOrigin(tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
+  return c.json({ url: `${origin}${base}/handoff?code=${encodeURIComponent(code)}` });
+});
+
+authApi.route('/', authed as unknown as Hono<AppEnv>);
+
+export type { Ctx };

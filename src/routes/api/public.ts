@@ -1,0 +1,57 @@
+// Unauthenticated read calls used before sign-in: maintenance messages and the SSO checks.
+import { and, eq, isNull } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { samlSettings, tenants, tenantUsers, users } from '../../db/schema';
+import { currentMaintenanceMessages } from '../../domain/maintenance';
+import { emailQuerySchema } from '../../shared/schemas';
+import type { AppEnv, Ctx } from '../env';
+import { ssoStatus } from './helpers';
+import { readQuery } from './validate';
+
+export const publicApi = new Hono<AppEnv>();
+
+publicApi.get('/maintenance-messages', async (c) => {
+  const { db, clock } = c.var.deps;
+  return c.json(await currentMaintenanceMessages(db, clock.now(), c.var.lang));
+});
+
+publicApi.get('/saml2/check', async (c) => {
+  const tenant = c.var.hostTenant;
+  return c.json({
+    is_idp_configured: Boolean(tenant?.isSsoEnabled),
+    initial_subdomain: tenant?.initialSubdomain ?? null,
+    statusSSOActiveUsers: await ssoStatus(c),
+  });
+});
+
+/**
+ * Whether an email signs in with SSO: an active membership with SSO switched on, in a tenant
+ * whose IdP is configured and enabled. On a subdomain only that tenant counts. Unknown emails
+ * answer the same as non-SSO ones.
+ */
+async function ssoForEmail(c: Ctx, onlyHost: boolean) {
+  const { email } = readQuery(c, emailQuerySchema);
+  const conditions = [
+    eq(users.email, email.toLowerCase()),
+    isNull(tenantUsers.deactivatedAt),
+    eq(tenantUsers.isSsoEnabled, true),
+    eq(tenants.isSsoEnabled, true),
+    eq(samlSettings.isIdpConfigured, true),
+  ];
+  if (onlyHost) {
+    if (!c.var.hostTenant) return c.json({ is_idp_configured: false, initial_subdomain: null });
+    conditions.push(eq(tenants.id, c.var.hostTenant.id));
+  }
+  const row = await c.var.deps.db
+    .select({ initialSubdomain: tenants.initialSubdomain })
+    .from(users)
+    .innerJoin(tenantUsers, eq(tenantUsers.userId, users.id))
+    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+    .innerJoin(samlSettings, eq(samlSettings.tenantId, tenants.id))
+    .where(and(...conditions))
+    .get();
+  return c.json({ is_idp_configured: Boolean(row), initial_subdomain: row?.initialSubdomain ?? null });
+}
+
+publicApi.get('/saml2/check-using-email', (c) => ssoForEmail(c, false));
+publicApi.get('/saml2/check-using-email-with-subdomain', (c) => ssoForEmail(c, true));

@@ -1,0 +1,38 @@
+import type { Context } from 'hono';
+import type { Deps } from '../deps';
+import type { Session, Tenant, TenantUser, User } from '../db/schema';
+import type { Lang, T } from '../shared/i18n';
+import type { RouteDef } from '../shared/routes';
+
+export interface AppVariables {
+  deps: Deps;
+  requestId: string;
+  nonce: string;
+  https: boolean;
+  clientIp: string | null;
+  /** Tenant of the request's host; null on the main domain. */
+  hostTenant: Tenant | null;
+  session: Session | null;
+  user: User | null;
+  member: TenantUser | null;
+  lang: Lang;
+  t: T;
+  route: RouteDef | null;
+}
+
+export type AppEnv = { Variables: AppVariables };
+export type Ctx = Context<AppEnv>;
+
+/** Variables narrowed by the authentication guard (the only place that narrows them). */
+export type AuthedEnv = {
+  Variables: AppVariables & { session: Session; user: User };
+};
+
+export const SESSION_COOKIE = 'portal_session';
+export const CHALLENGE_COOKIE = 'portal_login_challenge';
+export const LOCALE_COOKIE = 'portal_locale';
+
+/** Cookie name: `__Host-` prefix under https (host-only, Secure, Path=/ enforced by browsers). */
+export function cookieName(c: Ctx, base: string): string {
+  return c.var.https ? `__Host-${base}` : base;
+}

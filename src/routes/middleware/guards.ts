@@ -1,0 +1,56 @@
+// Page guards driven by the route table (spec 01 section 2, spec 02 section 2), and the API's
+// authentication/role guards. This file is the only place that decides who may open what.
+import type { MiddlewareHandler } from 'hono';
+import { matchRoute, type Access } from '../../shared/routes';
+import type { AppEnv, AuthedEnv, Ctx } from '../env';
+
+export function isSsoUser(c: Ctx): boolean {
+  return Boolean(c.var.hostTenant?.isSsoEnabled && c.var.member?.isSsoEnabled);
+}
+
+export function hasAccess(c: Ctx, access: Access): boolean {
+  if (access === 'public') return true;
+  if (!c.var.user) return false;
+  if (access === 'authenticated') return true;
+  const isAdmin = Boolean(c.var.member?.isAdmin);
+  if (access === 'admin') return isAdmin;
+  // Tenant managers only while viewing a tenant from its subdomain.
+  return isAdmin || Boolean(c.var.user.isTenantManager && c.var.hostTenant);
+}
+
+export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const base = c.var.deps.config.BASE_PATH;
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+  const relative = c.req.path === base ? '/' : c.req.path.slice(base.length);
+  const route = matchRoute(relative);
+  if (!route) return next();
+  c.set('route', route);
+  const signedIn = Boolean(c.var.user);
+  if (route.access === 'public') {
+    if (signedIn && !route.openWhenAuthenticated) return c.redirect(`${base}/my-account`, 302);
+    return next();
+  }
+  if (!signedIn) {
+    const url = new URL(c.req.url);
+    return c.redirect(`${base}/login?continue=${encodeURIComponent(url.pathname + url.search)}`, 302);
+  }
+  if (route.ssoRestricted && isSsoUser(c)) return c.redirect(`${base}/my-account`, 302);
+  if (!hasAccess(c, route.access)) return c.redirect(`${base}/my-account`, 302);
+  c.header('Cache-Control', 'no-store');
+  return next();
+};
+
+/** API: 401 without a session. */
+export const requireSession: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+  if (!c.var.session || !c.var.user) return c.json({ message: 'unauthenticated' }, 401);
+  return next();
+};
+
+/** API: 403 unless the caller may use `access` on this host. */
+export function requireAccess(access: Access): MiddlewareHandler<AuthedEnv> {
+  return async (c, next) => {
+    if (!c.var.session || !c.var.user) return c.json({ message: 'unauthenticated' }, 401);
+    if (!hasAccess(c as unknown as Ctx, access)) return c.json({ message: 'forbidden' }, 403);
+    return next();
+  };
+}

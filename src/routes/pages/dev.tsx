@@ -1,0 +1,48 @@
+// Dev mode only: stand-in app pages and the outbox of mail/SMS the portal "sent".
+import { desc } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { outbox } from '../../db/schema';
+import AppStandIn from '../../islands/AppStandIn';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { AppEnv } from '../env';
+
+export function devPages(basePath: string, appUrls: Record<'meishi' | 'scheduler' | 'meishi_operator', string>) {
+  const app = new Hono<AppEnv>();
+  for (const [key, url] of Object.entries(appUrls)) {
+    if (!url.startsWith('/')) continue;
+    app.get(url, (c) =>
+      renderPage(c, {
+        titleKey: 'titles.app-stand-in',
+        body: <Island name="AppStandIn" component={AppStandIn} props={{ lang: c.var.lang, basePath, app: key }} />,
+      }),
+    );
+  }
+  app.get(`${basePath}/dev/outbox`, async (c) => {
+    const { t } = c.var;
+    const rows = await c.var.deps.db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);
+    return renderPage(c, {
+      titleKey: 'titles.outbox',
+      body: (
+        <main className="mx-auto max-w-4xl p-6">
+          <h1 className="text-2xl font-semibold">{t('titles.outbox')}</h1>
+          {rows.length === 0 && <p>{t('dev.outboxEmpty')}</p>}
+          {rows.map((m) => (
+            <article key={m.id} className="mb-4 rounded bg-white p-4 shadow" data-testid="outbox-message">
+              <dl className="m-0 grid grid-cols-[8rem_1fr] gap-1">
+                <dt className="font-semibold">{t('dev.outboxTo')}</dt>
+                <dd className="m-0">{m.recipient}</dd>
+                <dt className="font-semibold">{t('dev.outboxSubject')}</dt>
+                <dd className="m-0">{m.subject}</dd>
+                <dt className="font-semibold">{t('dev.outboxSentAt')}</dt>
+                <dd className="m-0">{new Date(m.createdAt).toISOString()}</dd>
+              </dl>
+              <pre className="whitespace-pre-wrap">{m.body}</pre>
+            </article>
+          ))}
+        </main>
+      ),
+    });
+  });
+  return app;
+}

@@ -1,0 +1,61 @@
+// My account (spec 01 "My account"): change password and two-factor (not for SSO users),
+// session devices, language. The password dialog and the device list arrive with the account
+// self-service capability; the two-factor entry links to its route, which answers 404 until the
+// two-factor capability lands.
+import { Hono } from 'hono';
+import LanguageSetting from '../../islands/LanguageSetting';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { AppEnv, Ctx } from '../env';
+import { isSsoUser } from '../middleware/guards';
+import { loadFrame } from './frame-data';
+
+export const accountPages = new Hono<AppEnv>();
+
+async function myAccount(c: Ctx) {
+  const { t, lang, deps } = c.var;
+  const user = c.var.user!;
+  const base = deps.config.BASE_PATH;
+  const { data } = await loadFrame(c);
+  const sso = isSsoUser(c);
+  const item = 'flex items-center justify-between border-b border-slate-200 px-4 py-3';
+  return renderPage(c, {
+    titleKey: 'titles.my-account',
+    body: (
+      <Frame data={data}>
+        <h1 className="mt-0 text-2xl font-semibold">{t('myAccount.heading')}</h1>
+        <p className="text-slate-700" data-testid="signed-in-as">
+          {t('myAccount.signedInAs', { name: user.name, email: user.email })}
+        </p>
+        {c.var.hostTenant && <p className="text-slate-700">{t('myAccount.organization', { tenant: c.var.hostTenant.name })}</p>}
+        <ul className="m-0 max-w-2xl list-none rounded-lg bg-white p-0 shadow">
+          {!sso && (
+            <li className={item}>
+              <span>{t('myAccount.changePassword')}</span>
+            </li>
+          )}
+          {!sso && (
+            <li className={item}>
+              <a className="text-blue-800 underline" href={`${base}/verify-password?redirect=twofa`}>
+                {t('myAccount.twofa')}
+              </a>
+              <span className={`rounded px-2 py-0.5 text-sm ${user.twofaMethod ? 'bg-green-100 text-green-900' : 'bg-slate-200 text-slate-800'}`}>
+                {t(user.twofaMethod ? 'myAccount.enabled' : 'myAccount.disabled')}
+              </span>
+            </li>
+          )}
+          <li className={item}>
+            <span>{t('myAccount.sessionDevices')}</span>
+          </li>
+          <li className={item}>
+            <Island name="LanguageSetting" component={LanguageSetting} props={{ lang, basePath: base }} />
+          </li>
+        </ul>
+      </Frame>
+    ),
+  });
+}
+
+accountPages.get('/my-account', myAccount);
+accountPages.get('/security', myAccount);

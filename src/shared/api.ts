@@ -1,0 +1,30 @@
+// The islands' JSON client: same-origin, X-Requested-With on every call (DESIGN.md section 4).
+export interface ApiResult<T = Record<string, unknown>> {
+  ok: boolean;
+  status: number;
+  data: T & { message?: string };
+  headers: Headers;
+}
+
+export async function api<T = Record<string, unknown>>(
+  basePath: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${basePath}/api/${path.replace(/^\//, '')}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data: unknown = {};
+  try {
+    data = await res.json();
+  } catch {
+    data = {};
+  }
+  return { ok: res.ok, status: res.status, data: data as T & { message?: string }, headers: res.headers };
+}

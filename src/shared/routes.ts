@@ -1,0 +1,63 @@
+// The route table of both spec documents (paths under the base path). Page guards are driven by
+// this table alone: one mechanism, not checks pasted into each handler.
+export type Access = 'public' | 'authenticated' | 'admin-or-manager' | 'admin';
+
+export interface RouteDef {
+  name: string;
+  paths: string[];
+  access: Access;
+  /** SSO users may not open it (spec 01: /twofa, /verify-password). */
+  ssoRestricted?: boolean;
+  /** Public route that a signed-in user may still open (login, verify, reset, open-meishi-mobile). */
+  openWhenAuthenticated?: boolean;
+}
+
+export const ROUTES: RouteDef[] = [
+  { name: 'login', paths: ['/login', '/'], access: 'public', openWhenAuthenticated: true },
+  { name: 'forgot', paths: ['/forgot'], access: 'public' },
+  { name: 'reset', paths: ['/reset'], access: 'public', openWhenAuthenticated: true },
+  { name: 'enter-otp', paths: ['/otp'], access: 'public' },
+  { name: 'backup-login', paths: ['/recovery'], access: 'public' },
+  { name: 'setup-twofa-at-login', paths: ['/setup-twofa-at-login'], access: 'public' },
+  { name: 'additional-challenge', paths: ['/additional-challenge'], access: 'public' },
+  { name: 'register', paths: ['/register/:email'], access: 'public' },
+  { name: 'verify', paths: ['/verify/:email'], access: 'public', openWhenAuthenticated: true },
+  { name: 'open-meishi-mobile', paths: ['/open-meishi-mobile'], access: 'public', openWhenAuthenticated: true },
+  { name: 'my-account', paths: ['/my-account', '/security'], access: 'authenticated' },
+  { name: 'twofa', paths: ['/twofa'], access: 'authenticated', ssoRestricted: true },
+  { name: 'verify-password', paths: ['/verify-password'], access: 'authenticated', ssoRestricted: true },
+  { name: 'saml-login-error', paths: ['/saml-login-error'], access: 'authenticated' },
+  { name: 'saml-test-passed', paths: ['/saml-test-passed'], access: 'authenticated' },
+  { name: 'admin-user-management', paths: ['/admin/users'], access: 'admin-or-manager' },
+  { name: 'admin-deactivated-user-management', paths: ['/admin/deactivated'], access: 'admin-or-manager' },
+  { name: 'admin-department-management', paths: ['/admin/departments'], access: 'admin-or-manager' },
+  { name: 'tenant-settings', paths: ['/admin/tenant-settings'], access: 'admin' },
+  { name: 'password-policy-settings', paths: ['/admin/passwords'], access: 'admin' },
+  { name: 'twofa-settings', paths: ['/admin/twofa'], access: 'admin' },
+  { name: 'sso-setting', paths: ['/admin/sso-setting'], access: 'admin' },
+  { name: 'ip-restriction', paths: ['/admin/ip-restriction'], access: 'admin' },
+  { name: 'contact-details', paths: ['/admin/contact-details'], access: 'admin' },
+  { name: 'subscriptions', paths: ['/admin/subscriptions'], access: 'admin' },
+  { name: 'get-more-services', paths: ['/admin/get-more-services'], access: 'admin' },
+  // The spec leaves this path open; see docs/decisions/0002-routes-and-guards.md.
+  { name: 'activity-logs', paths: ['/admin/activity-logs'], access: 'admin' },
+];
+
+const compiled = ROUTES.flatMap((route) =>
+  route.paths.map((p) => ({
+    route,
+    re: new RegExp(`^${p.replace(/:[a-z]+/g, '([^/]+)')}/?$`),
+  })),
+);
+
+/** The route for a path relative to the base path ("/login", "/admin/users"), or null. */
+export function matchRoute(relativePath: string): RouteDef | null {
+  for (const { route, re } of compiled) if (re.test(relativePath)) return route;
+  return null;
+}
+
+export function routeByName(name: string): RouteDef {
+  const r = ROUTES.find((x) => x.name === name);
+  if (!r) throw new Error(`unknown route ${name}`);
+  return r;
+}

@@ -1,0 +1,109 @@
+// The authenticated frame: toolbar island, side drawer by role (spec 01 "Side drawer"), content.
+import type { ReactNode } from 'react';
+import type { Config } from '../config';
+import type { T, Lang } from '../shared/i18n';
+import type { AppKey } from '../shared/redirection';
+import Toolbar from '../islands/Toolbar';
+import { Island } from './Island';
+
+export interface FrameData {
+  lang: Lang;
+  t: T;
+  config: Config;
+  userName: string;
+  isAdmin: boolean;
+  /** Admin, or a tenant manager viewing a tenant from its subdomain. */
+  canManagePeople: boolean;
+  apps: AppKey[];
+  tenants: { id: number; name: string; hostLabel: string; current: boolean }[];
+  currentPath: string;
+  activeRoute: string | null;
+}
+
+function NavLink({ href, active, children }: { href: string; active: boolean; children: ReactNode }) {
+  return (
+    <li>
+      <a
+        href={href}
+        aria-current={active ? 'page' : undefined}
+        className={`block px-4 py-2 text-slate-900 no-underline hover:bg-slate-100 ${active ? 'bg-blue-50 font-semibold text-blue-900' : ''}`}
+      >
+        {children}
+      </a>
+    </li>
+  );
+}
+
+export function Frame({ data, children }: { data: FrameData; children: ReactNode }) {
+  const { t, config } = data;
+  const base = config.BASE_PATH;
+  const link = (route: string, path: string, key: string) => (
+    <NavLink href={`${base}${path}`} active={data.activeRoute === route}>
+      {t(key)}
+    </NavLink>
+  );
+  const section = (key: string) => (
+    <li className="mt-3 px-4 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-700" role="presentation">
+      {t(key)}
+    </li>
+  );
+  const appUrl: Record<AppKey, string> = { meishi: config.APP_URL_MEISHI, scheduler: config.APP_URL_SCHEDULER, meishi_operator: config.APP_URL_OPERATOR };
+  return (
+    <div className="min-h-screen">
+      <header>
+        <Island
+          name="Toolbar"
+          component={Toolbar}
+          props={{
+            lang: data.lang,
+            basePath: base,
+            userName: data.userName,
+            manualUrl: config.MANUAL_URL,
+            faqUrl: config.FAQ_URL,
+            tenants: data.tenants,
+            currentPath: data.currentPath,
+          }}
+        />
+      </header>
+      <div className="flex">
+        <nav id="side-drawer" aria-label={t('drawer.navigation')} className="side-drawer flex w-[250px] shrink-0 flex-col border-r border-slate-200 bg-white">
+          <ul className="m-0 flex-1 list-none p-0 py-2">
+            {link('my-account', '/my-account', 'drawer.myAccount')}
+            {data.canManagePeople && (
+              <>
+                {link('admin-user-management', '/admin/users', 'drawer.manageUsers')}
+                {link('admin-department-management', '/admin/departments', 'drawer.manageDepartments')}
+              </>
+            )}
+            {data.isAdmin && (
+              <>
+                {link('tenant-settings', '/admin/tenant-settings', 'drawer.tenantUrl')}
+                {section('drawer.security')}
+                {link('password-policy-settings', '/admin/passwords', 'drawer.passwords')}
+                {link('twofa-settings', '/admin/twofa', 'drawer.twofa')}
+                {link('ip-restriction', '/admin/ip-restriction', 'drawer.ipRestriction')}
+                {link('sso-setting', '/admin/sso-setting', 'drawer.sso')}
+                {section('drawer.billing')}
+                {link('contact-details', '/admin/contact-details', 'drawer.contactDetails')}
+                {link('subscriptions', '/admin/subscriptions', 'drawer.subscriptions')}
+                {link('get-more-services', '/admin/get-more-services', 'drawer.getMoreServices')}
+              </>
+            )}
+            {data.apps.length > 0 && section('drawer.apps')}
+            {data.apps.map((app) => (
+              <NavLink key={app} href={appUrl[app]} active={false}>
+                {t(`apps.${app}`)}
+              </NavLink>
+            ))}
+          </ul>
+          <p className="m-0 px-4 py-3 text-sm text-slate-700" data-testid="app-version">
+            {t('drawer.version', { version: config.version })}
+          </p>
+        </nav>
+        <main id="main" className="min-w-0 flex-1 p-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

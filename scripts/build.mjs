@@ -41,7 +41,9 @@ for (const f of await readdir(`${root}src`, { recursive: true })) {
   if (f.endsWith('.tsx')) source += await readFile(`${root}src/${f}`, 'utf8');
 }
 const { css } = await uno.generate(source, { minify: true });
-await writeFile(`${out}/app.css`, css);
+// Tailwind's preflight reset first (border styles, box sizing), then the utilities.
+const reset = await readFile(`${root}node_modules/@unocss/reset/tailwind.css`, 'utf8');
+await writeFile(`${out}/app.css`, reset.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ') + css);
 
 const sizes = Object.entries(result.metafile.outputs).map(([f, o]) => `${f.replace(root, '')} ${o.bytes}`);
 if (process.env.BUILD_VERBOSE) console.log(sizes.join('\n'));

@@ -51,7 +51,7 @@ export function meetsPolicy(password: string, policy: PasswordPolicy): boolean {
 export function passwordScore(password: string, email?: string | null): number {
   if ([...password].length < 8) return -1;
   const inputs = [...PENALISED_WORDS];
-  if (email) inputs.push(email, ...email.split(/[@.+_-]/).filter((p) => p.length >= 3));
+  if (email) inputs.push(email, email.split('@')[0] ?? '', ...email.split(/[@.+_-]/).filter((p) => p.length >= 3));
   return zxcvbn(password, inputs).score;
 }
 

@@ -1,0 +1,52 @@
+// npm test: every layer CI runs, in order — type check, lint, unit + integration (libSQL in
+// memory), the Workers layer (workerd + local D1 via wrangler dev), and the browser journeys
+// (Playwright + Debian's Chromium). Ends with one "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const reports = '.tmp/test-reports';
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function step(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${name}: ${r.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`);
+  if (r.status !== 0) failures.push(name);
+  return r.status === 0;
+}
+
+function countVitest(file) {
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8'));
+    passed += j.numPassedTests;
+    failed += j.numFailedTests;
+  } catch {
+    /* the step's own failure is reported */
+  }
+}
+
+step('type check', 'npx', ['tsc', '--noEmit']);
+step('lint', 'npx', ['eslint', '.']);
+step('build assets', 'node', ['scripts/build.mjs']);
+step('unit + integration', 'npx', ['vitest', 'run', '--project', 'unit', '--project', 'integration', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`]);
+countVitest(`${reports}/vitest.json`);
+step('workers (workerd + D1)', 'npx', ['vitest', 'run', '--project', 'workers', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/workers.json`]);
+countVitest(`${reports}/workers.json`);
+step('browser (Playwright + Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` });
+try {
+  const j = JSON.parse(readFileSync(`${reports}/e2e.json`, 'utf8'));
+  passed += j.stats.expected + (j.stats.flaky ?? 0);
+  failed += j.stats.unexpected;
+} catch {
+  /* reported above */
+}
+
+if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failures.length || failed ? 1 : 0);

@@ -7,8 +7,8 @@ export const emailSchema = z
   .string({ error: 'validation.required' })
   .check(
     z.trim(),
-    z.minLength(1, { error: 'validation.required' }),
-    z.maxLength(254, { error: 'validation.emailInvalid' }),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(254, { error: 'validation.emailInvalid', abort: true }),
     z.email({ error: 'validation.emailInvalid' }),
   );
 

@@ -21,7 +21,9 @@ export function renderPage(c: Ctx, { titleKey, body, status = 200 }: PageOptions
   const script = collector.names.size
     ? `<script type="module" nonce="${nonce}" src="${base}/assets/client.js"></script>`
     : '';
-  const doc = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${base}/assets/app.css">${script}</head><body class="m-0 bg-slate-50 text-slate-900 font-sans">${html}</body></html>`;
+  // The empty data: icon stops browsers requesting /favicon.ico, which no host serves (a 404 and a
+  // console error on every page otherwise).
+  const doc = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${base}/assets/app.css">${script}</head><body class="m-0 bg-slate-50 text-slate-900 font-sans">${html}</body></html>`;
   return c.html(doc, status);
 }
 

@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activityLogs, loginChallenges, sessions, tenants, users, whitelistedIps } from '../../src/db/schema';
 import { createHarness, type Harness } from '../support/harness';
 
@@ -63,6 +63,16 @@ describe('POST /accounts/api/v2/login', () => {
     expect(await countSessions()).toBe(0);
     const log = await h.deps.db.select().from(activityLogs).where(eq(activityLogs.action, 'login.failed'));
     expect(log).toHaveLength(2);
+  });
+
+  it('spends one password hash on unknown emails and on users without a password, as on known ones', async () => {
+    const verify = vi.spyOn(h.deps.passwords, 'verify');
+    await h.client(ACME).login('nobody@acme.test', 'x');
+    await h.deps.db.update(users).set({ passwordHash: null }).where(eq(users.id, 2));
+    await h.client(ACME).login('user@acme.test', 'x');
+    await h.client(ACME).login('admin@acme.test', 'x');
+    expect(verify).toHaveBeenCalledTimes(3);
+    for (const [, stored] of verify.mock.calls) expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
   it('matches the email case-insensitively', async () => {

@@ -14,7 +14,7 @@ import { userPayload } from '../../domain/users/profile';
 import { safeContinuePath } from '../../shared/continue-path';
 import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas';
 import { clearSessionCookie, setSessionCookie } from '../cookies';
-import { CHALLENGE_COOKIE, cookieName, type AppEnv, type AuthedEnv, type Ctx } from '../env';
+import { CHALLENGE_COOKIE, cookieName, type AppEnv } from '../env';
 import { requireSession } from '../middleware/guards';
 import { readJson } from './validate';
 import { appPaths, ssoStatus } from './helpers';
@@ -76,10 +76,7 @@ authApi.get('/user', async (c) => {
   return c.json({ user: userPayload(user, memberships, c.var.hostTenant) });
 });
 
-const authed = new Hono<AuthedEnv>();
-authed.use(requireSession);
-
-authed.patch('/user/language', async (c) => {
+authApi.patch('/user/language', requireSession, async (c) => {
   const { language } = await readJson(c, languageSchema);
   const { db, clock } = c.var.deps;
   await db.update(users).set({ language, updatedAt: clock.now() }).where(eq(users.id, c.var.user.id));
@@ -87,7 +84,7 @@ authed.patch('/user/language', async (c) => {
 });
 
 /** Issues a one-time code for another tenant's host and answers the URL that redeems it. */
-authed.post('/handoff', async (c) => {
+authApi.post('/handoff', requireSession, async (c) => {
   const input = await readJson(c, handoffSchema);
   const { deps } = c.var;
   const base = deps.config.BASE_PATH;
@@ -97,6 +94,3 @@ authed.post('/handoff', async (c) => {
   return c.json({ url: `${origin}${base}/handoff?code=${encodeURIComponent(code)}` });
 });
 
-authApi.route('/', authed as unknown as Hono<AppEnv>);
-
-export type { Ctx };

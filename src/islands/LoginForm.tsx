@@ -74,10 +74,20 @@ export default function LoginForm(props: LoginFormProps) {
     window.location.assign(`${origin}${basePath}/api/saml2/all/login?RelayState=${encodeURIComponent(relay)}`);
   };
 
+  // On a tenant subdomain, Next asks whether this email signs in with SSO (spec 01 "Login screen").
   const onNext = async (e: FormEvent) => {
     e.preventDefault();
-    if (!checkEmail()) return;
+    if (!checkEmail() || busy) return;
     setAlert(null);
+    setBusy(true);
+    const r = await api<{ is_idp_configured?: boolean; initial_subdomain?: string }>(
+      basePath,
+      'GET',
+      `saml2/check-using-email-with-subdomain?email=${encodeURIComponent(email)}`,
+    );
+    setBusy(false);
+    if (r.ok && r.data.is_idp_configured && r.data.initial_subdomain) return goToSso(r.data.initial_subdomain);
+    if (!r.ok && r.status === 429) return showError(r.status, r.data);
     setStep('password');
   };
 

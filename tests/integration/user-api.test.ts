@@ -114,6 +114,14 @@ describe('SSO checks before sign-in', () => {
     expect(login.body).toEqual({ message: 'redirect-to-sso', initial_subdomain: 'acme' });
   });
 
+  it('rate limits the email lookups per address', async () => {
+    const b = h.client(ACME, { ip: '198.51.100.77' });
+    for (let i = 0; i < 30; i++) expect((await b.get('/accounts/api/saml2/check-using-email?email=a%40b.test')).status).toBe(200);
+    const r = await b.get('/accounts/api/saml2/check-using-email-with-subdomain?email=a%40b.test');
+    expect(r.status).toBe(429);
+    expect(r.body).toEqual({ message: 'too-many-attempts', duration: 60 });
+  });
+
   it('validates the email query', async () => {
     const r = await h.client(ACME).get('/accounts/api/saml2/check-using-email?email=bad');
     expect(r.status).toBe(422);

@@ -7,6 +7,7 @@ import { emailQuerySchema } from '../../shared/schemas';
 import type { AppEnv, Ctx } from '../env';
 import { ssoStatus } from './helpers';
 import { readQuery } from './validate';
+import { limitPerAddress } from '../middleware/rate-limit';
 
 export const publicApi = new Hono<AppEnv>();
 
@@ -53,5 +54,7 @@ async function ssoForEmail(c: Ctx, onlyHost: boolean) {
   return c.json({ is_idp_configured: Boolean(row), initial_subdomain: row?.initialSubdomain ?? null });
 }
 
-publicApi.get('/saml2/check-using-email', (c) => ssoForEmail(c, false));
-publicApi.get('/saml2/check-using-email-with-subdomain', (c) => ssoForEmail(c, true));
+// Lookups by email reveal SSO use, so they are rate limited per address.
+const lookupLimit = limitPerAddress('sso-check', 30, 60_000);
+publicApi.get('/saml2/check-using-email', lookupLimit, (c) => ssoForEmail(c, false));
+publicApi.get('/saml2/check-using-email-with-subdomain', lookupLimit, (c) => ssoForEmail(c, true));

@@ -14,6 +14,7 @@ run('npx', ['tsx', 'scripts/seed.ts', '--d1']);
 
 const child = spawn('npx', ['wrangler', 'dev', '--port', port, '--ip', process.env.HOST ?? '127.0.0.1', '--var', 'DEV_MODE:true', '--show-interactive-dev-session=false'], {
   stdio: ['inherit', 'pipe', 'inherit'],
+  env: { WRANGLER_SEND_METRICS: 'false', ...process.env },
 });
 let announced = false;
 child.stdout.on('data', (chunk) => {

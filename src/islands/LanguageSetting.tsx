@@ -1,7 +1,8 @@
-// My-account language choice (PATCH user/language).
+// My-account language choice (PATCH user/language), then the page renders in the new language.
 import { useState } from 'react';
 import { api } from '../shared/api';
-import { getT, LANGUAGES, type Lang } from '../shared/i18n';
+import { getT, type Lang } from '../shared/i18n';
+import { LanguageButtons } from './LanguageButtons';
 
 export default function LanguageSetting({ lang, basePath }: { lang: Lang; basePath: string }) {
   const t = getT(lang);
@@ -12,23 +13,16 @@ export default function LanguageSetting({ lang, basePath }: { lang: Lang; basePa
     else setError(true);
   };
   return (
-    <fieldset className="m-0 border-0 p-0">
-      <legend className="font-medium">{t('myAccount.changeLanguage')}</legend>
-      <div className="mt-2 flex gap-2">
-        {LANGUAGES.map((l) => (
-          <button
-            key={l}
-            type="button"
-            lang={l}
-            aria-pressed={l === lang}
-            onClick={() => void choose(l)}
-            className={`rounded border px-3 py-1 ${l === lang ? 'border-blue-800 bg-blue-800 text-white' : 'border-slate-400 bg-white text-slate-800'}`}
-          >
-            {t(`language.${l}`)}
-          </button>
-        ))}
-      </div>
-      {error && <p role="alert" className="text-red-800">{t('errors.generic')}</p>}
-    </fieldset>
+    <div>
+      <h2 id="language-setting" className="m-0 text-base font-medium">
+        {t('myAccount.changeLanguage')}
+      </h2>
+      <LanguageButtons lang={lang} onChoose={(l) => void choose(l)} className="mt-2" />
+      {error && (
+        <p role="alert" className="text-red-800">
+          {t('errors.generic')}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,8 +1,10 @@
 // Loads the demo data (DESIGN.md section 7) when the database has no tenant yet.
 //   tsx scripts/seed.ts --d1      the local D1 that `wrangler dev` uses (via getPlatformProxy)
+//   tsx scripts/seed.ts --d1 --persist-to DIR   the local D1 of `wrangler dev --persist-to DIR`
 //   tsx scripts/seed.ts           the Node entry's libSQL database (LIBSQL_URL or .data/portal.db)
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadArgon2Node } from '../src/adapters/argon2-node';
 import { openD1 } from '../src/adapters/db-d1';
 import { migrateLibsql, openLibsql } from '../src/adapters/db-libsql';
@@ -18,7 +20,12 @@ const passwords = createPasswordHasher(loadArgon2Node);
 async function withDb(run: (db: Db) => Promise<void>) {
   if (process.argv.includes('--d1')) {
     const { getPlatformProxy } = await import('wrangler');
-    const proxy = await getPlatformProxy<{ DB: Parameters<typeof openD1>[0] }>({ persist: true });
+    // wrangler's --persist-to DIR keeps its data in DIR/v3; getPlatformProxy takes that v3 path.
+    const i = process.argv.indexOf('--persist-to');
+    const persistTo = i > 0 ? process.argv[i + 1] : undefined;
+    if (i > 0 && !persistTo) throw new Error('--persist-to needs a directory');
+    const persist = persistTo ? { path: join(resolve(persistTo), 'v3') } : true;
+    const proxy = await getPlatformProxy<{ DB: Parameters<typeof openD1>[0] }>({ persist });
     try {
       await run(openD1(proxy.env.DB));
     } finally {

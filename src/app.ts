@@ -25,12 +25,13 @@ export function createApp(deps: Deps) {
   const base = deps.config.BASE_PATH;
   const app = new Hono<AppEnv>();
 
+  // Health first: answers on any host (load balancers probe by address) and touches nothing.
+  app.get('/healthz', (c) => c.json({ status: 'ok', version: deps.config.version }, 200, { 'Cache-Control': 'no-store' }));
+
   app.use('*', securityHeaders);
   app.use('*', contextMiddleware(deps));
   app.use('*', sessionMiddleware);
   app.use('*', localeMiddleware);
-
-  app.get('/healthz', (c) => c.json({ status: 'ok', version: deps.config.version }));
 
   const api = new Hono<AppEnv>();
   api.use('*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) }));

@@ -83,6 +83,12 @@ describe('bad input gets a clear 4xx and writes nothing', () => {
     expect((await h.app.request('http://a.b.localhost:8787/accounts/login')).status).toBe(404);
   });
 
+  it('the health endpoint answers on any host, including a bare address', async () => {
+    const r = await h.app.request('http://127.0.0.1:8787/healthz');
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ status: 'ok', version: 'v2.53.2' });
+  });
+
   it('unknown API paths and methods answer JSON 404', async () => {
     const r = await h.client(ACME).get('/accounts/api/nope');
     expect(r.status).toBe(404);

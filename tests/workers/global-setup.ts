@@ -26,8 +26,9 @@ declare module 'vitest' {
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const wranglerBin = join(root, 'node_modules/wrangler/bin/wrangler.js');
 const tsxBin = join(root, 'node_modules/tsx/dist/cli.mjs');
-const STARTUP_TIMEOUT_MS = 45_000;
-const STEP_TIMEOUT_MS = 60_000;
+// Failure limits (a normal start takes about 10 s in all: migrations 2 s, seed 5 s, dev 3 s).
+const STARTUP_TIMEOUT_MS = 30_000;
+const STEP_TIMEOUT_MS = 40_000;
 // No telemetry, no colours (the "Ready on" match reads plain text), no prompts.
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', FORCE_COLOR: '0', NO_COLOR: '1', CI: 'true' };
 
@@ -97,6 +98,7 @@ async function startDev(persistDir: string): Promise<Dev> {
     };
     const exited = (code: number | null, signal: string | null) => {
       cleanup();
+      stopGroup(child, 'SIGKILL'); // workerd may outlive a wrangler that gave up
       reject(new Error(`workers setup: wrangler dev exited (code ${code}, signal ${signal}) before "Ready on". Output:\n${log}`));
     };
     function cleanup() {

@@ -184,6 +184,12 @@ describe('pages and static assets', () => {
     expect(js.headers.get('content-type')).toMatch(/javascript/);
   });
 
+  it('receives DEV_MODE from `wrangler dev --var`: the dev outbox page is on', async () => {
+    const r = await new Browser(port).on('localhost').get('/accounts/dev/outbox');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
   it('answers an unknown host\'s page with a 404 HTML page', async () => {
     const r = await new Browser(port).on('nope.localhost').get('/accounts/login');
     expect(r.status).toBe(404);

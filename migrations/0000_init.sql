@@ -71,6 +71,7 @@ CREATE TABLE `email_links` (
 	`tenant_id` integer,
 	`purpose` text NOT NULL,
 	`email` text NOT NULL,
+	`signature_hash` text NOT NULL,
 	`expires_at` integer NOT NULL,
 	`used_at` integer,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
@@ -79,6 +80,7 @@ CREATE TABLE `email_links` (
 );
 --> statement-breakpoint
 CREATE INDEX `email_links_user_purpose_idx` ON `email_links` (`user_id`,`purpose`);--> statement-breakpoint
+CREATE UNIQUE INDEX `email_links_signature_hash_uq` ON `email_links` (`signature_hash`);--> statement-breakpoint
 CREATE TABLE `handoff_codes` (
 	`code_hash` text PRIMARY KEY NOT NULL,
 	`user_id` integer NOT NULL,
@@ -130,7 +132,10 @@ CREATE TABLE `login_challenges` (
 	`code_hash` text,
 	`code_expires_at` integer,
 	`attempts` integer DEFAULT 0 NOT NULL,
-	`password_score` integer,
+	`code_sent_at` integer,
+	`compliance` text,
+	`device_fingerprint` text,
+	`network_fingerprint` text,
 	`source` text,
 	`continue_path` text,
 	`expires_at` integer NOT NULL,

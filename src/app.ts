@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { AppError } from './domain/errors';
 import { authApi } from './routes/api/auth';
+import { challengeApi } from './routes/api/challenges';
 import { appUrls } from './routes/api/helpers';
 import { publicApi } from './routes/api/public';
 import type { AppEnv } from './routes/env';
@@ -38,6 +39,7 @@ export function createApp(deps: Deps) {
   api.use('*', csrfGuard());
   api.route('/', publicApi);
   api.route('/', authApi);
+  api.route('/', challengeApi);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));
   app.route(`${base}/api`, api);
 

@@ -12,6 +12,8 @@ const path = z.string().regex(/^\/[A-Za-z0-9/_-]*$/);
 export const configSchema = z.object({
   PORTAL_DOMAIN: z.string().min(1).default('localhost'),
   BASE_PATH: path.default('/accounts'),
+  /** Public origin of the main domain, used in mail links ("https://portal.example.com"). */
+  PUBLIC_URL: z.string().url().optional(),
   APP_URL_MEISHI: z.string().default('/meishi/'),
   APP_URL_SCHEDULER: z.string().default('/scheduler/'),
   APP_URL_OPERATOR: z.string().default('/operator/'),
@@ -35,6 +37,7 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema> & {
   version: string;
+  PUBLIC_URL: string;
   LINK_SIGNING_KEY: string;
   DATA_ENCRYPTION_KEY: string;
 };
@@ -59,5 +62,6 @@ export function readConfig(env: Record<string, unknown>): Config {
     if (!c.DEV_MODE) throw new Error('Invalid configuration: DATA_ENCRYPTION_KEY is required outside DEV_MODE');
     c.DATA_ENCRYPTION_KEY = DEV_DATA_KEY;
   }
-  return { ...c, LINK_SIGNING_KEY: c.LINK_SIGNING_KEY, DATA_ENCRYPTION_KEY: c.DATA_ENCRYPTION_KEY, BASE_PATH: c.BASE_PATH.replace(/\/+$/, '') || '/accounts', version: APP_VERSION };
+  const publicUrl = (c.PUBLIC_URL ?? (c.DEV_MODE ? `http://${c.PORTAL_DOMAIN}:8787` : `https://${c.PORTAL_DOMAIN}`)).replace(/\/+$/, '');
+  return { ...c, PUBLIC_URL: publicUrl, LINK_SIGNING_KEY: c.LINK_SIGNING_KEY, DATA_ENCRYPTION_KEY: c.DATA_ENCRYPTION_KEY, BASE_PATH: c.BASE_PATH.replace(/\/+$/, '') || '/accounts', version: APP_VERSION };
 }

@@ -229,7 +229,13 @@ export const loginChallenges = sqliteTable(
     codeHash: text('code_hash'),
     codeExpiresAt: integer('code_expires_at'),
     attempts: integer('attempts').notNull().default(0),
-    passwordScore: integer('password_score'),
+    /** When the last code was sent (resend cooldown). */
+    codeSentAt: integer('code_sent_at'),
+    /** password_compliance computed at the password step, answered when the challenge completes. */
+    compliance: text('compliance', { mode: 'json' }),
+    /** Device and network of the attempt, remembered as known once the challenge is passed. */
+    deviceFingerprint: text('device_fingerprint'),
+    networkFingerprint: text('network_fingerprint'),
     source: text('source'),
     continuePath: text('continue_path'),
     expiresAt: integer('expires_at').notNull(),
@@ -273,11 +279,16 @@ export const emailLinks = sqliteTable(
     tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
     purpose: text('purpose', { enum: ['register', 'verify'] }).notNull(),
     email: text('email').notNull(),
+    /** SHA-256 of the link's signature: the row that makes a signed link usable once. */
+    signatureHash: text('signature_hash').notNull(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('email_links_user_purpose_idx').on(t.userId, t.purpose)],
+  (t) => [
+    index('email_links_user_purpose_idx').on(t.userId, t.purpose),
+    uniqueIndex('email_links_signature_hash_uq').on(t.signatureHash),
+  ],
 );
 
 export const twofaSecrets = sqliteTable('twofa_secrets', {

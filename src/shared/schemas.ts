@@ -29,3 +29,8 @@ export const handoffSchema = z.object({
 });
 
 export const emailQuerySchema = z.object({ email: emailSchema });
+
+/** One-time codes: half-width digits only, six of them (spec 01 section 5). */
+export const otpSchema = z.object({
+  otp: z.string({ error: 'validation.required' }).check(z.regex(/^[0-9]{6}$/, { error: 'validation.otpDigits' })),
+});

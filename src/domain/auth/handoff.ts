@@ -2,13 +2,12 @@
 // a one-time code, hashed, bound to the target tenant, valid for one minute. The target host
 // exchanges it for a session row of its own; the source cookie never leaves its host.
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Deps, Geo } from '../../deps';
+import type { Deps } from '../../deps';
 import { handoffCodes, users, type Session, type Tenant } from '../../db/schema';
 import { AppError } from '../errors';
-import { auditInsert } from '../audit/log';
 import { randomToken, sha256Hex } from '../security/tokens';
 import { activeOnly, listMemberships } from '../tenants/memberships';
-import { prepareSession } from './sessions';
+import { startSession, type ClientInfo } from './sign-in';
 
 export const HANDOFF_TTL_MS = 60_000;
 
@@ -51,9 +50,9 @@ export async function exchangeHandoff(
   deps: Deps,
   code: string,
   hostTenant: Tenant,
-  client: { ip: string | null; userAgent: string | null; geo: Geo | null },
+  client: ClientInfo,
 ): Promise<{ token: string; path: string; remember: boolean; expiresAt: number }> {
-  const { db, clock, config } = deps;
+  const { db, clock } = deps;
   const now = clock.now();
   if (!/^[A-Za-z0-9_-]{43}$/.test(code)) throw new AppError('handoff-invalid', 400);
   const claimed = await db
@@ -73,24 +72,16 @@ export async function exchangeHandoff(
   const memberships = activeOnly(await listMemberships(db, claimed.userId));
   if (!memberships.some((m) => m.tenant.id === hostTenant.id)) throw new AppError('handoff-invalid', 400);
 
-  const session = prepareSession(
-    db,
-    {
-      userId: claimed.userId,
-      tenantId: hostTenant.id,
-      remember: claimed.remember,
-      twofaPassed: claimed.twofaPassed,
-      authMethod: 'handoff',
-      userAgent: client.userAgent,
-      ip: client.ip,
-      geo: client.geo,
-    },
-    now,
-    { rememberDays: config.SESSION_REMEMBER_DAYS, idleMinutes: config.SESSION_IDLE_MINUTES },
-  );
-  await db.batch([
-    session.insert,
-    auditInsert(db, { tenantId: hostTenant.id, actorUserId: claimed.userId, action: 'login.handoff', ipAddress: client.ip, userAgent: client.userAgent }, now),
-  ]);
-  return { token: session.token, path: claimed.path, remember: claimed.remember, expiresAt: session.expiresAt };
+  const user = await db.select().from(users).where(eq(users.id, claimed.userId)).get();
+  if (!user) throw new AppError('handoff-invalid', 400);
+  const session = await startSession(deps, {
+    user,
+    hostTenant,
+    remember: claimed.remember,
+    twofaPassed: claimed.twofaPassed,
+    authMethod: 'handoff',
+    client,
+    action: 'login.handoff',
+  });
+  return { ...session, path: claimed.path };
 }

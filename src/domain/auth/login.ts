@@ -1,22 +1,20 @@
 // Password login (POST v2/login): throttles held in the database, uniform timing for unknown and
 // known emails, membership/deactivation/IP rules, then a session or a pending challenge.
-import { and, eq } from 'drizzle-orm';
-import type { Deps, Geo } from '../../deps';
-import { loginChallenges, tenantUsers, users, whitelistedIps, type Tenant, type User } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { users, type Tenant, type User } from '../../db/schema';
 import { AppError } from '../errors';
-import { auditInsert, audit } from '../audit/log';
+import { audit } from '../audit/log';
 import { clear, hit, longestRetryAfter, type Limit } from '../security/throttle';
-import { isAllowed } from '../security/ip-allowlist';
-import { randomToken, sha256Hex } from '../security/tokens';
+import { sha256Hex } from '../security/tokens';
 import { activeOnly, listMemberships, type Membership } from '../tenants/memberships';
+import { startAdditionalChallenge, deviceFingerprints, isKnownDevice, rememberDevice } from './additional-challenge';
+import { createChallenge } from './challenges';
 import { applicablePolicy, passwordCompliance, type PasswordCompliance } from './compliance';
-import { prepareSession } from './sessions';
+import { checkEntry, startSession, type ClientInfo } from './sign-in';
 
 /** Verified against when the email is unknown or has no password, so both paths cost one hash. */
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$YCwCwlId9c/1gl2cYgH1eA$QIih8dGpmJvpSkraqzKaHcLxbFmfkKwL8KZnODR6HpE';
-
-/** Pending login challenges (one-time code, forced 2FA setup) live this long. */
-export const CHALLENGE_TTL_MS = 10 * 60_000;
 
 export const LOGIN_LIMITS = {
   /** Per email and address: the ordinary lock-out a person typing meets. */
@@ -41,9 +39,9 @@ export interface LoginRequest {
   password: string;
   remember: boolean;
   hostTenant: Tenant | null;
-  ip: string | null;
-  userAgent: string | null;
-  geo: Geo | null;
+  client: ClientInfo;
+  /** The browser's long-lived device cookie, for the additional-challenge rule. */
+  deviceToken: string;
 }
 
 export type LoginResult =
@@ -51,19 +49,17 @@ export type LoginResult =
       kind: 'session';
       user: User;
       memberships: Membership[];
-      sessionToken: string;
-      sessionExpiresAt: number;
-      remember: boolean;
+      session: { token: string; expiresAt: number; remember: boolean };
       compliance: PasswordCompliance;
     }
-  | { kind: 'challenge'; message: 'enter-otp'; challengeToken: string; user: User }
+  | { kind: 'challenge'; message: 'enter-otp' | 'enter-additional-challenge'; challengeToken: string }
   | { kind: 'redirect-to-sso'; initialSubdomain: string };
 
 export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult> {
   const { db, clock, passwords } = deps;
   const now = clock.now();
   const email = req.email.trim().toLowerCase();
-  const limits = loginLimits(email, req.ip);
+  const limits = loginLimits(email, req.client.ip);
   const tenantId = req.hostTenant?.id ?? null;
 
   const wait = await longestRetryAfter(db, limits, now);
@@ -75,84 +71,43 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     await Promise.all(limits.map((l) => hit(db, l, now)));
     await audit(
       db,
-      { tenantId, actorUserId: user?.id ?? null, action: 'login.failed', ipAddress: req.ip, userAgent: req.userAgent, details: { email } },
+      { tenantId, actorUserId: user?.id ?? null, action: 'login.failed', ipAddress: req.client.ip, userAgent: req.client.userAgent, details: { email } },
       now,
     );
     throw new AppError('invalid-credentials', 401);
   }
 
   const memberships = await listMemberships(db, user.id);
-  const fail = async (code: string, extra: Record<string, unknown> = {}) => {
-    await audit(db, { tenantId, actorUserId: user.id, action: `login.refused.${code}`, ipAddress: req.ip, userAgent: req.userAgent }, now);
-    return new AppError(code, 403, extra);
-  };
-
-  if (req.hostTenant) {
-    const m = memberships.find((x) => x.tenant.id === req.hostTenant!.id);
-    if (!m && !user.isTenantManager) throw await fail('not-a-member');
-    if (m?.member.deactivatedAt != null) throw await fail('deactivated');
-    if (m && req.hostTenant.isSsoEnabled && m.member.isSsoEnabled) {
-      return { kind: 'redirect-to-sso', initialSubdomain: req.hostTenant.initialSubdomain };
-    }
-    if (m && req.hostTenant.isIpRestrictionEnabled) {
-      const allow = await db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, req.hostTenant.id));
-      if (!isAllowed(req.ip, allow)) throw await fail('restricted-ip');
-    }
-  } else if (!user.isTenantManager) {
-    if (memberships.length === 0) throw await fail('not-a-member');
-    if (activeOnly(memberships).length === 0) throw await fail('deactivated');
-  }
+  const entry = await checkEntry(deps, user, memberships, req.hostTenant, req.client);
+  if (entry.kind === 'sso') return { kind: 'redirect-to-sso', initialSubdomain: entry.initialSubdomain };
 
   await Promise.all(limits.slice(0, 2).map((l) => clear(db, l.key)));
   if (verdict.needsRehash) {
     await db.update(users).set({ passwordHash: await passwords.hash(req.password), updatedAt: now }).where(eq(users.id, user.id));
   }
 
-  if (user.twofaMethod) {
-    const challengeToken = randomToken(32);
-    await db.batch([
-      db.insert(loginChallenges).values({
-        id: randomToken(16),
-        tokenHash: sha256Hex(challengeToken),
-        userId: user.id,
-        tenantId,
-        kind: 'otp',
-        remember: req.remember,
-        expiresAt: now + CHALLENGE_TTL_MS,
-        createdAt: now,
-      }),
-      auditInsert(db, { tenantId, actorUserId: user.id, action: 'login.password_ok_otp_pending', ipAddress: req.ip, userAgent: req.userAgent }, now),
-    ]);
-    return { kind: 'challenge', message: 'enter-otp', challengeToken, user };
-  }
-
-  const session = prepareSession(
-    db,
-    { userId: user.id, tenantId, remember: req.remember, twofaPassed: false, authMethod: 'password', userAgent: req.userAgent, ip: req.ip, geo: req.geo },
-    now,
-    { rememberDays: deps.config.SESSION_REMEMBER_DAYS, idleMinutes: deps.config.SESSION_IDLE_MINUTES },
-  );
-  const writes = [
-    session.insert,
-    auditInsert(db, { tenantId, actorUserId: user.id, action: 'login.succeeded', ipAddress: req.ip, userAgent: req.userAgent }, now),
-  ] as const;
-  if (tenantId !== null) {
-    await db.batch([
-      ...writes,
-      db.update(tenantUsers).set({ lastActiveAt: now }).where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.userId, user.id))),
-    ]);
-  } else {
-    await db.batch(writes);
-  }
-
   const policy = applicablePolicy(req.hostTenant, activeOnly(memberships).map((m) => m.tenant));
-  return {
-    kind: 'session',
+  const compliance = passwordCompliance(req.password, email, policy);
+  const fingerprints = deviceFingerprints(req.deviceToken, req.client.ip);
+
+  if (user.twofaMethod) {
+    const challengeToken = await createChallenge(deps, { user, tenantId, kind: 'otp', remember: req.remember, compliance, fingerprints, client: req.client });
+    return { kind: 'challenge', message: 'enter-otp', challengeToken };
+  }
+  if (!(await isKnownDevice(db, user.id, fingerprints))) {
+    const challengeToken = await startAdditionalChallenge(deps, { user, tenantId, remember: req.remember, compliance, fingerprints, client: req.client });
+    return { kind: 'challenge', message: 'enter-additional-challenge', challengeToken };
+  }
+
+  await rememberDevice(db, user.id, fingerprints, now);
+  const session = await startSession(deps, {
     user,
-    memberships,
-    sessionToken: session.token,
-    sessionExpiresAt: session.expiresAt,
+    hostTenant: req.hostTenant,
     remember: req.remember,
-    compliance: passwordCompliance(req.password, email, policy),
-  };
+    twofaPassed: false,
+    authMethod: 'password',
+    client: req.client,
+    action: 'login.succeeded',
+  });
+  return { kind: 'session', user, memberships, session, compliance };
 }

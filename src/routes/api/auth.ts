@@ -2,7 +2,6 @@
 // hand-off that moves a session to another tenant's host.
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { setCookie } from 'hono/cookie';
 import { users } from '../../db/schema';
 import { createHandoff } from '../../domain/auth/handoff';
 import { login } from '../../domain/auth/login';
@@ -13,8 +12,9 @@ import { listMemberships } from '../../domain/tenants/memberships';
 import { userPayload } from '../../domain/users/profile';
 import { safeContinuePath } from '../../shared/continue-path';
 import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas';
-import { clearSessionCookie, setSessionCookie } from '../cookies';
-import { CHALLENGE_COOKIE, cookieName, type AppEnv } from '../env';
+import { clearSessionCookie } from '../cookies';
+import { clientInfo, deviceToken, setChallengeCookie, signedIn } from '../auth-helpers';
+import type { AppEnv } from '../env';
 import { requireSession } from '../middleware/guards';
 import { readJson } from './validate';
 import { appPaths, ssoStatus } from './helpers';
@@ -23,36 +23,22 @@ export const authApi = new Hono<AppEnv>();
 
 authApi.post('/v2/login', async (c) => {
   const input = await readJson(c, loginSchema);
-  const { deps } = c.var;
-  const result = await login(deps, {
+  const result = await login(c.var.deps, {
     email: input.email,
     password: input.password,
     remember: input.remember,
     hostTenant: c.var.hostTenant,
-    ip: c.var.clientIp,
-    userAgent: c.req.header('user-agent') ?? null,
-    geo: deps.runtime.geo(c.req.raw),
+    client: clientInfo(c),
+    deviceToken: deviceToken(c),
   });
   if (result.kind === 'redirect-to-sso') {
     return c.json({ message: 'redirect-to-sso', initial_subdomain: result.initialSubdomain });
   }
   if (result.kind === 'challenge') {
-    setCookie(c, cookieName(c, CHALLENGE_COOKIE), result.challengeToken, {
-      path: '/',
-      httpOnly: true,
-      secure: c.var.https,
-      sameSite: 'Strict',
-      maxAge: 600,
-    });
+    setChallengeCookie(c, result.challengeToken);
     return c.json({ message: result.message, initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null });
   }
-  setSessionCookie(c, result.sessionToken, result.remember, result.sessionExpiresAt);
-  return c.json({
-    message: 'success',
-    user: userPayload(result.user, result.memberships, c.var.hostTenant),
-    initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null,
-    password_compliance: result.compliance,
-  });
+  return signedIn(c, result.user, result.session, result.compliance);
 });
 
 authApi.post('/logout', async (c) => {

@@ -7,6 +7,7 @@ import { renderErrorPage } from '../../ui/render';
 import { appPaths } from '../api/helpers';
 import { setSessionCookie } from '../cookies';
 import type { AppEnv } from '../env';
+import { clientInfo } from '../auth-helpers';
 
 export const handoffPages = new Hono<AppEnv>();
 
@@ -15,11 +16,7 @@ handoffPages.get('/handoff', async (c) => {
   const base = deps.config.BASE_PATH;
   if (!hostTenant) return renderErrorPage(c, 400, 'errors.handoff-invalid');
   try {
-    const r = await exchangeHandoff(deps, c.req.query('code') ?? '', hostTenant, {
-      ip: c.var.clientIp,
-      userAgent: c.req.header('user-agent') ?? null,
-      geo: deps.runtime.geo(c.req.raw),
-    });
+    const r = await exchangeHandoff(deps, c.req.query('code') ?? '', hostTenant, clientInfo(c));
     setSessionCookie(c, r.token, r.remember, r.expiresAt);
     c.header('Referrer-Policy', 'no-referrer');
     return c.redirect(safeContinuePath(r.path, base, appPaths(deps.config)) ?? `${base}/my-account`, 302);

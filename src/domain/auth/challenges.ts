@@ -1,0 +1,78 @@
+// Pending logins (password done, something still owed): short-lived rows found by the hash of a
+// random token in a cookie, completed once by compare-and-set.
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { loginChallenges, type User } from '../../db/schema';
+import { auditInsert } from '../audit/log';
+import { randomToken, sha256Hex } from '../security/tokens';
+import type { PasswordCompliance } from './compliance';
+import type { ClientInfo } from './sign-in';
+
+export const CHALLENGE_TTL_MS = 10 * 60_000;
+
+export type ChallengeKind = 'otp' | 'enable_twofa' | 'additional_challenge';
+export type Challenge = typeof loginChallenges.$inferSelect;
+
+export interface Fingerprints {
+  device: string;
+  network: string | null;
+}
+
+export async function createChallenge(
+  deps: Deps,
+  p: {
+    user: User;
+    tenantId: number | null;
+    kind: ChallengeKind;
+    remember: boolean;
+    compliance: PasswordCompliance;
+    fingerprints: Fingerprints;
+    client: ClientInfo;
+    code?: { hash: string; expiresAt: number };
+  },
+): Promise<string> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const token = randomToken(32);
+  await db.batch([
+    db.insert(loginChallenges).values({
+      id: randomToken(16),
+      tokenHash: sha256Hex(token),
+      userId: p.user.id,
+      tenantId: p.tenantId,
+      kind: p.kind,
+      remember: p.remember,
+      compliance: p.compliance,
+      deviceFingerprint: p.fingerprints.device,
+      networkFingerprint: p.fingerprints.network,
+      codeHash: p.code?.hash ?? null,
+      codeExpiresAt: p.code?.expiresAt ?? null,
+      codeSentAt: p.code ? now : null,
+      expiresAt: now + CHALLENGE_TTL_MS,
+      createdAt: now,
+    }),
+    auditInsert(db, { tenantId: p.tenantId, actorUserId: p.user.id, action: `login.challenge.${p.kind}`, ipAddress: p.client.ip, userAgent: p.client.userAgent }, now),
+  ]);
+  return token;
+}
+
+/** The live, unfinished challenge of this kind for a cookie token on this host's tenant. */
+export async function findChallenge(deps: Deps, token: string | undefined, hostTenantId: number | null, kind: ChallengeKind): Promise<Challenge | null> {
+  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const row = await deps.db
+    .select()
+    .from(loginChallenges)
+    .where(and(eq(loginChallenges.tokenHash, sha256Hex(token)), isNull(loginChallenges.completedAt), gt(loginChallenges.expiresAt, deps.clock.now())))
+    .get();
+  return row && row.kind === kind && row.tenantId === hostTenantId ? row : null;
+}
+
+/** Marks the challenge done; false when another request already did (single use). */
+export async function completeChallenge(deps: Deps, c: Challenge): Promise<boolean> {
+  const done = await deps.db
+    .update(loginChallenges)
+    .set({ completedAt: deps.clock.now() })
+    .where(and(eq(loginChallenges.id, c.id), isNull(loginChallenges.completedAt)))
+    .returning({ id: loginChallenges.id });
+  return done.length === 1;
+}

@@ -1,0 +1,51 @@
+// HTTP details shared by the sign-in routes: client info, the device and challenge cookies, and
+// the answer every successful way in gives (user + password_compliance + session cookie).
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { User } from '../db/schema';
+import type { PasswordCompliance } from '../domain/auth/compliance';
+import type { ClientInfo, SignIn } from '../domain/auth/sign-in';
+import { randomToken } from '../domain/security/tokens';
+import { listMemberships } from '../domain/tenants/memberships';
+import { userPayload } from '../domain/users/profile';
+import { setSessionCookie } from './cookies';
+import { CHALLENGE_COOKIE, cookieName, type Ctx } from './env';
+
+export const DEVICE_COOKIE = 'portal_device';
+
+export function clientInfo(c: Ctx): ClientInfo {
+  return { ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null, geo: c.var.deps.runtime.geo(c.req.raw) };
+}
+
+/** The browser's long-lived random device id (set on first use; only its hash is stored). */
+export function deviceToken(c: Ctx): string {
+  const name = cookieName(c, DEVICE_COOKIE);
+  const existing = getCookie(c, name);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomToken(32);
+  setCookie(c, name, token, { path: '/', httpOnly: true, secure: c.var.https, sameSite: 'Lax', maxAge: 400 * 86_400 });
+  return token;
+}
+
+export function setChallengeCookie(c: Ctx, token: string) {
+  setCookie(c, cookieName(c, CHALLENGE_COOKIE), token, { path: '/', httpOnly: true, secure: c.var.https, sameSite: 'Strict', maxAge: 600 });
+}
+
+export function challengeToken(c: Ctx): string | undefined {
+  return getCookie(c, cookieName(c, CHALLENGE_COOKIE));
+}
+
+export function clearChallengeCookie(c: Ctx) {
+  deleteCookie(c, cookieName(c, CHALLENGE_COOKIE), { path: '/', secure: c.var.https });
+}
+
+/** Sets the session cookie and answers the signed-in user with its password compliance. */
+export async function signedIn(c: Ctx, user: User, session: SignIn, compliance: PasswordCompliance | null, message = 'success') {
+  setSessionCookie(c, session.token, session.remember, session.expiresAt);
+  const memberships = await listMemberships(c.var.deps.db, user.id);
+  return c.json({
+    message,
+    user: userPayload(user, memberships, c.var.hostTenant),
+    initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null,
+    password_compliance: compliance,
+  });
+}

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { AppError } from './domain/errors';
+import { accountApi } from './routes/api/account';
 import { authApi } from './routes/api/auth';
 import { challengeApi } from './routes/api/challenges';
 import { appUrls } from './routes/api/helpers';
@@ -36,10 +37,12 @@ export function createApp(deps: Deps) {
 
   const api = new Hono<AppEnv>();
   api.use('*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) }));
-  api.use('*', csrfGuard());
+  // The add-in backend calls redeem server to server; its single-use token is the credential.
+  api.use('*', csrfGuard([`${base}/api/outlook-sso/redeem`]));
   api.route('/', publicApi);
   api.route('/', authApi);
   api.route('/', challengeApi);
+  api.route('/', accountApi);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));
   app.route(`${base}/api`, api);
 

@@ -2,7 +2,7 @@
 export class AppError extends Error {
   constructor(
     readonly code: string,
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 = 400,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 = 400,
     readonly details: Record<string, unknown> = {},
   ) {
     super(code);

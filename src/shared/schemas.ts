@@ -34,3 +34,39 @@ export const emailQuerySchema = z.object({ email: emailSchema });
 export const otpSchema = z.object({
   otp: z.string({ error: 'validation.required' }).check(z.regex(/^[0-9]{6}$/, { error: 'validation.otpDigits' })),
 });
+
+const required = (max = 1024) =>
+  z.string({ error: 'validation.required' }).check(z.minLength(1, { error: 'validation.required', abort: true }), z.maxLength(max));
+
+export const forgotSchema = z.object({ email: emailSchema });
+
+export const verifyResetTokenSchema = z.object({ email: emailSchema, token: required(256) });
+
+export const resetPasswordSchema = z.object({
+  email: emailSchema,
+  token: required(256),
+  password: required(),
+  password_confirmation: z.string().check(z.maxLength(1024)),
+});
+
+export const registerSchema = z.object({
+  password: required(),
+  password_confirmation: z.string().check(z.maxLength(1024)),
+});
+
+export const changePasswordSchema = z.object({
+  current_password: required(),
+  new_password: required(),
+  new_password_confirmation: z.string().check(z.maxLength(1024)),
+});
+
+/** Signed-link query: `amp;signature` is accepted too (mail clients that re-escape "&"). */
+export const signedLinkQuerySchema = z.pipe(
+  z.transform((q: Record<string, string>) => ({ expires: q.expires, signature: q.signature ?? q['amp;signature'] })),
+  z.object({
+    expires: z.string({ error: 'Invalid signature.' }).check(z.regex(/^[0-9]{1,12}$/, { error: 'Invalid signature.' })),
+    signature: z.string({ error: 'Invalid signature.' }).check(z.regex(/^[0-9a-f]{64}$/, { error: 'Invalid signature.' })),
+  }),
+);
+
+export const addinTokenSchema = z.object({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{32,128}$/)) });

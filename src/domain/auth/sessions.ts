@@ -1,6 +1,6 @@
 // Sessions as rows (Lucia-style): the cookie carries a random token, the row only its hash.
 // Ordinary sessions expire after an idle period (sliding); remembered ones after N days.
-import { and, eq, gt, ne } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, tenantUsers, users, type Session, type TenantUser, type User } from '../../db/schema';
 import type { Geo } from '../../deps';
@@ -103,8 +103,4 @@ export async function validateSession(
 
 export async function deleteSession(db: Db, id: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, id));
-}
-
-export function deleteOtherSessions(db: Db, userId: number, keepId: string) {
-  return db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)));
 }

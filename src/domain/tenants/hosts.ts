@@ -47,3 +47,12 @@ export function tenantOrigin(
   const port = currentUrl.port ? `:${currentUrl.port}` : '';
   return `${https ? 'https' : 'http'}://${canonicalLabel(t)}.${portalDomain}${port}`;
 }
+
+/**
+ * Public origin for links in mail: the tenant's canonical host (or the main domain) under
+ * PUBLIC_URL, from the database and configuration, never from the request's Host.
+ */
+export function publicOrigin(publicUrl: string, t: Pick<Tenant, 'subdomain' | 'initialSubdomain'> | null): string {
+  const u = new URL(publicUrl);
+  return t ? `${u.protocol}//${canonicalLabel(t)}.${u.host}` : u.origin;
+}

@@ -1,0 +1,45 @@
+// Session devices (spec 01 "Session devices"): the user's sessions on every host, the current
+// one apart; revoking one deletes its row, so its next request is unauthenticated at once.
+import { and, desc, eq, gt, ne } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { sessions, type Session } from '../../db/schema';
+import { AppError } from '../errors';
+import { audit } from '../audit/log';
+
+export function deviceView(s: Session) {
+  return {
+    id: s.id,
+    agent: { device: s.device, os: s.os, browser: s.browser, isNextaMeishiApp: s.isNextaMeishiApp },
+    location: { countryCode: s.countryCode, city: s.city, state: s.region, country: s.country },
+    ipAddress: s.ipAddress,
+    lastActivity: new Date(s.lastActivityAt).toISOString(),
+  };
+}
+
+export async function listDevices(deps: Deps, current: Session) {
+  const rows = await deps.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, current.userId), ne(sessions.id, current.id), gt(sessions.expiresAt, deps.clock.now())))
+    .orderBy(desc(sessions.lastActivityAt));
+  return { currentSession: deviceView(current), otherSessions: rows.map(deviceView) };
+}
+
+/** Another user's (or tenant's) session id is indistinguishable from a missing one: 404. */
+export async function logoutDevice(deps: Deps, current: Session, id: string, ip: string | null): Promise<void> {
+  const gone = await deps.db
+    .delete(sessions)
+    .where(and(eq(sessions.id, id), eq(sessions.userId, current.userId)))
+    .returning({ id: sessions.id });
+  if (gone.length === 0) throw new AppError('not-found', 404);
+  await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'session.revoked', targetType: 'session', targetId: id, ipAddress: ip }, deps.clock.now());
+}
+
+export async function logoutOtherDevices(deps: Deps, current: Session, ip: string | null): Promise<number> {
+  const gone = await deps.db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, current.userId), ne(sessions.id, current.id)))
+    .returning({ id: sessions.id });
+  await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'session.revoked_others', details: { count: gone.length }, ipAddress: ip }, deps.clock.now());
+  return gone.length;
+}

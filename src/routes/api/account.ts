@@ -1,0 +1,184 @@
+// Account self-service calls of spec 01 section 7: forgot/reset, registration and verification
+// links, change password, session devices, Outlook add-in mapping, tenant lookup.
+import { eq, or } from 'drizzle-orm';
+import { Hono } from 'hono';
+import * as z from 'zod/mini';
+import { tenants } from '../../db/schema';
+import { changePassword } from '../../domain/auth/change-password';
+import { passwordCompliance } from '../../domain/auth/compliance';
+import { listDevices, logoutDevice, logoutOtherDevices } from '../../domain/auth/devices';
+import { mapAddinToken, redeemAddinToken } from '../../domain/auth/outlook';
+import { isResetTokenValid, policyForEmail, requestPasswordReset, resetPassword } from '../../domain/auth/password-reset';
+import { register, sendVerificationMail, verifyEmail } from '../../domain/auth/registration';
+import { checkEntry, startSession } from '../../domain/auth/sign-in';
+import { rememberDevice, deviceFingerprints } from '../../domain/auth/additional-challenge';
+import { AppError } from '../../domain/errors';
+import { listMemberships } from '../../domain/tenants/memberships';
+import type { User } from '../../db/schema';
+import {
+  addinTokenSchema,
+  changePasswordSchema,
+  emailSchema,
+  forgotSchema,
+  registerSchema,
+  resetPasswordSchema,
+  signedLinkQuerySchema,
+  verifyResetTokenSchema,
+} from '../../shared/schemas';
+import { clientInfo, deviceToken, signedIn } from '../auth-helpers';
+import type { AppEnv, Ctx } from '../env';
+import { requireSession } from '../middleware/guards';
+import { limitPerAddress } from '../middleware/rate-limit';
+import { readJson } from './validate';
+
+export const accountApi = new Hono<AppEnv>();
+
+accountApi.post('/password/email', async (c) => {
+  const { email } = await readJson(c, forgotSchema);
+  const outcome = await requestPasswordReset(c.var.deps, email, c.var.hostTenant, c.var.clientIp);
+  return c.json({ message: outcome }, outcome === 'error_sending_mail' ? 502 : 200);
+});
+
+accountApi.post('/password/verify-reset-token', limitPerAddress('reset-check', 30, 60_000), async (c) => {
+  const { email, token } = await readJson(c, verifyResetTokenSchema);
+  if (!(await isResetTokenValid(c.var.deps, email, token))) throw new AppError('invalid-token', 422);
+  return c.json({ message: 'valid' });
+});
+
+accountApi.get('/users/password-policy/:email', limitPerAddress('policy', 60, 60_000), async (c) => {
+  const parsed = emailSchema.safeParse(c.req.param('email'));
+  if (!parsed.success) throw new AppError('The given data was invalid.', 422, { errors: { email: [c.var.t('validation.emailInvalid')] } });
+  return c.json(await policyForEmail(c.var.deps, parsed.data, c.var.hostTenant));
+});
+
+/**
+ * After a reset or a registration the user is signed in on this host when the entry rules allow
+ * it; a user with two-factor authentication, or one who may not enter here, signs in again
+ * (a reset never bypasses the second factor).
+ */
+async function signInAfterPasswordSet(c: Ctx, user: User, password: string) {
+  const { deps, hostTenant } = c.var;
+  const client = clientInfo(c);
+  if (user.twofaMethod) return c.json({ message: 'password-set', requires_login: true, user: null });
+  const memberships = await listMemberships(deps.db, user.id);
+  try {
+    const entry = await checkEntry(deps, user, memberships, hostTenant, client);
+    if (entry.kind === 'sso') return c.json({ message: 'password-set', requires_login: true, user: null });
+  } catch (e) {
+    if (e instanceof AppError) return c.json({ message: 'password-set', requires_login: true, user: null });
+    throw e;
+  }
+  await rememberDevice(deps.db, user.id, deviceFingerprints(deviceToken(c), client.ip), deps.clock.now());
+  const session = await startSession(deps, { user, hostTenant, remember: false, twofaPassed: false, authMethod: 'password', client, action: 'login.succeeded' });
+  const policy = await policyForEmail(deps, user.email, hostTenant);
+  return signedIn(c, user, session, passwordCompliance(password, user.email, policy));
+}
+
+accountApi.post('/password/reset', async (c) => {
+  const input = await readJson(c, resetPasswordSchema);
+  const user = await resetPassword(c.var.deps, c.var.t, {
+    email: input.email,
+    token: input.token,
+    password: input.password,
+    confirmation: input.password_confirmation,
+    hostTenant: c.var.hostTenant,
+    ip: c.var.clientIp,
+  });
+  return signInAfterPasswordSet(c, user, input.password);
+});
+
+function linkQuery(c: Ctx) {
+  const q = signedLinkQuerySchema.safeParse(c.req.query());
+  if (!q.success) throw new AppError('Invalid signature.', 403);
+  return q.data;
+}
+
+function userId(c: { req: { param(name: 'id'): string } }): number {
+  const id = Number(c.req.param('id'));
+  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('not-found', 404);
+  return id;
+}
+
+/** The absolute origin a link was opened on: signatures cover it. */
+const requestOrigin = (c: Ctx) => `${c.var.https ? 'https' : 'http'}://${new URL(c.req.url).host}`;
+
+accountApi.post('/users/register/:id', limitPerAddress('register', 20, 60_000), async (c) => {
+  const input = await readJson(c, registerSchema);
+  const user = await register(c.var.deps, c.var.t, {
+    origin: requestOrigin(c),
+    id: userId(c),
+    query: linkQuery(c),
+    password: input.password,
+    confirmation: input.password_confirmation,
+    hostTenant: c.var.hostTenant,
+    ip: c.var.clientIp,
+  });
+  return signInAfterPasswordSet(c, user, input.password);
+});
+
+accountApi.post('/users/verify/:id', limitPerAddress('verify', 20, 60_000), async (c) => {
+  await verifyEmail(c.var.deps, { origin: requestOrigin(c), id: userId(c), query: linkQuery(c), ip: c.var.clientIp });
+  return c.json({ message: 'verified' });
+});
+
+accountApi.post('/verification-mail/:id', requireSession, async (c) => {
+  // Only for oneself: another user's id is a 404.
+  if (userId(c) !== c.var.user.id) throw new AppError('not-found', 404);
+  await sendVerificationMail(c.var.deps, c.var.user, c.var.hostTenant);
+  return c.json({ message: 'email_sent' });
+});
+
+accountApi.patch('/password', requireSession, async (c) => {
+  const input = await readJson(c, changePasswordSchema);
+  const { user, session, hostTenant, member } = c.var;
+  if (hostTenant?.isSsoEnabled && member?.isSsoEnabled) throw new AppError('forbidden', 403);
+  await changePassword(c.var.deps, c.var.t, {
+    user,
+    session,
+    hostTenant,
+    current: input.current_password,
+    next: input.new_password,
+    confirmation: input.new_password_confirmation,
+    ip: c.var.clientIp,
+  });
+  return c.json({ message: 'success' });
+});
+
+accountApi.get('/session-devices', requireSession, async (c) => c.json(await listDevices(c.var.deps, c.var.session)));
+
+accountApi.post('/session-devices/logout-others', requireSession, async (c) => {
+  const count = await logoutOtherDevices(c.var.deps, c.var.session, c.var.clientIp);
+  return c.json({ message: 'success', count });
+});
+
+accountApi.post('/session-devices/:id/logout', requireSession, async (c) => {
+  const id = c.req.param('id');
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
+  if (id === c.var.session.id) throw new AppError('cannot-logout-current-session', 422);
+  await logoutDevice(c.var.deps, c.var.session, id, c.var.clientIp);
+  return c.json({ message: 'success' });
+});
+
+accountApi.post('/outlook-sso/map-user', requireSession, async (c) => {
+  const { token } = await readJson(c, addinTokenSchema);
+  await mapAddinToken(c.var.deps, c.var.user, c.var.hostTenant?.id ?? null, token, c.var.clientIp);
+  return c.json({ message: 'success' });
+});
+
+/** Server-to-server: the add-in backend redeems its token (exempt from the browser CSRF rule). */
+accountApi.post('/outlook-sso/redeem', limitPerAddress('addin-redeem', 60, 60_000), async (c) => {
+  const { token } = await readJson(c, addinTokenSchema);
+  return c.json(await redeemAddinToken(c.var.deps, token));
+});
+
+accountApi.get('/tenants/subdomains/:subdomain', limitPerAddress('tenant-lookup', 60, 60_000), async (c) => {
+  const label = c.req.param('subdomain').toLowerCase();
+  if (!z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,61}[a-z0-9]$|^[a-z0-9]$/)).safeParse(label).success) throw new AppError('not-found', 404);
+  const t = await c.var.deps.db
+    .select({ name: tenants.name, subdomain: tenants.subdomain, initial_subdomain: tenants.initialSubdomain, is_sso_enabled: tenants.isSsoEnabled })
+    .from(tenants)
+    .where(or(eq(tenants.subdomain, label), eq(tenants.initialSubdomain, label)))
+    .get();
+  if (!t) throw new AppError('not-found', 404);
+  return c.json(t);
+});

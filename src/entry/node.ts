@@ -37,7 +37,11 @@ export async function startNode(env: NodeJS.ProcessEnv = process.env) {
   const server = new Hono();
   // Built assets (npm run build) are served before the app; Workers serves the same folder.
   server.use(`${deps.config.BASE_PATH}/assets/*`, serveStatic({ root: `${root}dist/public`, onFound: (_p, c) => c.header('Cache-Control', 'no-cache') }));
-  server.route('/', createApp(deps));
+  // Everything else goes to the app's own fetch: mounting it with server.route() would drop its
+  // notFound handler (Hono keeps only the outer app's), so unknown pages answered a bare
+  // "404 Not Found" text instead of the portal's translated page.
+  const app = createApp(deps);
+  server.all('*', (c) => app.fetch(c.req.raw, c.env));
   const port = Number(env.PORT ?? 8787);
   const hostname = env.HOST ?? '127.0.0.1';
   return serve({ fetch: server.fetch, port, hostname }, () => {

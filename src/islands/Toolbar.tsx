@@ -26,8 +26,11 @@ export default function Toolbar(p: ToolbarProps) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(null);
+    // Outside clicks close the menus. The event's path is taken at dispatch: by the time the click
+    // reaches the document, React has already re-rendered and a menu item that opened the Switch
+    // Organization dialog is detached, so `contains(e.target)` would wrongly call it outside.
     const onClick = (e: MouseEvent) => {
-      if (rootRef.current && !rootRef.current.contains(e.target as Node)) setOpen(null);
+      if (rootRef.current && !e.composedPath().includes(rootRef.current)) setOpen(null);
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('click', onClick);
@@ -37,7 +40,8 @@ export default function Toolbar(p: ToolbarProps) {
     };
   }, []);
   useEffect(() => {
-    if (open === 'switch') dialogRef.current?.querySelector<HTMLElement>('button')?.focus();
+    // Into the dialog on its first enabled choice (the current organisation's button is disabled).
+    if (open === 'switch') dialogRef.current?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
   }, [open]);
 
   const toggleDrawer = () => {

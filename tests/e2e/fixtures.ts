@@ -3,11 +3,13 @@
 // - `checkA11y(page)` runs axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) and requires zero violations;
 // - `lang` follows the context's locale (Accept-Language), Japanese unless a test asks for English;
 // - `account(email)` gives a demo account whose language setting matches `lang`;
-// - `db` reaches the server's libSQL file, so tests seed what they need through the database.
+// - `db` reaches the server's libSQL file, for the tests of the "exclusive" project only (see
+//   playwright.config.ts: nothing may touch the database while other tests use the server).
 import AxeBuilder from '@axe-core/playwright';
 import { createClient, type Client } from '@libsql/client';
 import { expect, test as base, type ConsoleMessage, type Page } from '@playwright/test';
 import { join } from 'node:path';
+import { accountFor } from './support/accounts';
 
 export { expect };
 
@@ -18,6 +20,8 @@ const DB_DIR = process.env.E2E_DB_DIR;
 if (!PORT || !DB_DIR) throw new Error('E2E_PORT and E2E_DB_DIR are set by playwright.config.ts');
 
 export const BASE = '/accounts';
+/** Project whose tests run alone, after all others, and may write to the database. */
+export const EXCLUSIVE_PROJECT = 'exclusive';
 export const DEMO_PASSWORD = 'Portal-Demo-2026!';
 /** App paths the dev-mode Node entry serves stand-in pages at. */
 const STAND_IN_PATHS = ['/meishi/', '/scheduler/', '/operator/'];
@@ -101,48 +105,18 @@ async function runAxe(page: Page, label?: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Accounts
+// Fixtures
 
 interface Fixtures {
   lang: Lang;
   consoleGuard: ConsoleGuard;
   checkA11y: (page: Page, label?: string) => Promise<void>;
-  account: (seededEmail: string) => Promise<string>;
+  /** The demo account to sign in as, in this test's language (support/accounts.ts). */
+  account: (demoEmail: string) => string;
 }
 
 interface WorkerFixtures {
   db: Client;
-}
-
-let cloneCounter = 0;
-
-async function columns(db: Client, table: string): Promise<string[]> {
-  const r = await db.execute(`PRAGMA table_info(${table})`);
-  return r.rows.map((row) => String(row.name)).filter((c) => c !== 'id');
-}
-
-/**
- * Copies a demo user (same name, password and memberships) under a new email with another
- * language setting. Signed-in screens follow the user's own language, so a test in English signs
- * in as an English-speaking copy rather than changing a shared demo account under other tests.
- */
-async function cloneUser(db: Client, email: string, language: Lang, tag: string): Promise<string> {
-  const [local, domain] = email.split('@');
-  const newEmail = `${local}+${language}-${tag}-${process.pid}-${++cloneCounter}@${domain}`;
-  const userCols = await columns(db, 'users');
-  const memberCols = await columns(db, 'tenant_users');
-  const pick = (cols: string[], overrides: Record<string, string>) => cols.map((c) => overrides[c] ?? c).join(', ');
-  const inserted = await db.execute({
-    sql: `INSERT INTO users (${userCols.join(', ')}) SELECT ${pick(userCols, { email: '?', language: '?' })} FROM users WHERE email = ? RETURNING id`,
-    args: [newEmail, language, email],
-  });
-  const id = inserted.rows[0]?.id;
-  if (id === undefined) throw new Error(`no demo user ${email}`);
-  await db.execute({
-    sql: `INSERT INTO tenant_users (${memberCols.join(', ')}) SELECT ${pick(memberCols, { user_id: '?' })} FROM tenant_users WHERE user_id = (SELECT id FROM users WHERE email = ?)`,
-    args: [id, email],
-  });
-  return newEmail;
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
@@ -151,7 +125,11 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   },
 
   db: [
-    async ({}, use) => {
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
+    async ({}, use, workerInfo) => {
+      if (workerInfo.project.name !== EXCLUSIVE_PROJECT) {
+        throw new Error(`the db fixture is for tests of the "${EXCLUSIVE_PROJECT}" project only (playwright.config.ts)`);
+      }
       const db = createClient({ url: `file:${join(DB_DIR, 'portal.db')}` });
       await use(db);
       db.close();
@@ -171,24 +149,24 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         problems.push(`uncaught error on ${err.page()?.url() ?? '?'}: ${err.error().stack ?? err.error().message}`);
       });
       await use({ allowResourceError: (e) => allowed.push(e) });
-      if (problems.length > 0 && testInfo.status === testInfo.expectedStatus) {
-        throw new Error(`Unexpected browser errors:\n${problems.join('\n')}`);
+      if (problems.length === 0) return;
+      // A test that already failed keeps its own error; the browser's are attached to it.
+      if (testInfo.status !== testInfo.expectedStatus) {
+        await testInfo.attach('browser-errors', { body: problems.join('\n'), contentType: 'text/plain' });
+        return;
       }
+      throw new Error(`Unexpected browser errors:\n${problems.join('\n')}`);
     },
     { auto: true },
   ],
 
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
   checkA11y: async ({}, use) => {
     await use(runAxe);
   },
 
-  account: async ({ db, lang }, use, testInfo) => {
-    await use(async (email) => {
-      const r = await db.execute({ sql: 'SELECT language FROM users WHERE email = ?', args: [email] });
-      if (r.rows.length === 0) throw new Error(`no demo user ${email}`);
-      if (r.rows[0]!.language === lang) return email;
-      return cloneUser(db, email, lang, testInfo.testId.slice(0, 8));
-    });
+  account: async ({ lang }, use) => {
+    await use((email) => accountFor(email, lang));
   },
 });
 

@@ -15,7 +15,7 @@ for (const { lang, locale } of LANGUAGES) {
       checkA11y,
     }) => {
       const t = TEXT[lang];
-      const email = await account('admin@acme.test');
+      const email = account('admin@acme.test');
 
       await gotoHydrated(page, `${origin('acme')}${BASE}/login`);
       await expect(page).toHaveTitle(t.loginTitle);
@@ -71,7 +71,7 @@ for (const { lang, locale } of LANGUAGES) {
       checkA11y,
     }) => {
       const t = TEXT[lang];
-      const email = await account('user@acme.test');
+      const email = account('user@acme.test');
 
       await signInOnTenantHost(page, t, 'acme', email, DEMO_PASSWORD);
       // One app: no chooser, straight to it.
@@ -99,7 +99,7 @@ for (const { lang, locale } of LANGUAGES) {
       checkA11y,
     }) => {
       const t = TEXT[lang];
-      const email = await account('admin@acme.test');
+      const email = account('admin@acme.test');
 
       await page.goto(`${origin('acme')}${BASE}/admin/users?x=1`);
       await expect(page).toHaveURL(`${origin('acme')}${BASE}/login?continue=%2Faccounts%2Fadmin%2Fusers%3Fx%3D1`);
@@ -120,13 +120,20 @@ test('the login form can be completed with the keyboard alone', async ({ page })
   const t = TEXT.ja;
   await gotoHydrated(page, `${origin('acme')}${BASE}/login`);
 
-  await page.keyboard.press('Tab');
+  // The email field has the focus from the start on a tenant host.
   await expect(page.getByLabel(t.email)).toBeFocused();
   await page.keyboard.type('admin@acme.test');
   // Enter in the email field moves on to the password.
   await page.keyboard.press('Enter');
   await expect(page.getByLabel(t.password, { exact: true })).toBeFocused();
   await page.keyboard.type(DEMO_PASSWORD);
+  // Tab reaches the rest of the form in reading order, ending on the Log in button.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('checkbox', { name: 'ログインしたままにする' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'パスワードをお忘れですか？' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: t.logIn, exact: true })).toBeFocused();
   await page.keyboard.press('Enter');
 
   const chooser = page.getByRole('dialog', { name: t.chooseApp });

@@ -54,7 +54,8 @@ async function ssoForEmail(c: Ctx, onlyHost: boolean) {
   return c.json({ is_idp_configured: Boolean(row), initial_subdomain: row?.initialSubdomain ?? null });
 }
 
-// Lookups by email reveal SSO use, so they are rate limited per address.
-const lookupLimit = limitPerAddress('sso-check', 30, 60_000);
+// Lookups by email reveal SSO use, so they are rate limited per address: generous enough for an
+// office of thousands behind one NAT address signing in at 9:00, far below bulk enumeration.
+const lookupLimit = limitPerAddress('sso-check', 600, 10 * 60_000);
 publicApi.get('/saml2/check-using-email', lookupLimit, (c) => ssoForEmail(c, false));
 publicApi.get('/saml2/check-using-email-with-subdomain', lookupLimit, (c) => ssoForEmail(c, true));

@@ -1,0 +1,86 @@
+// Browser tests (DESIGN.md section 8): Playwright driving Debian's Chromium against the Node entry,
+// on a free port, with a fresh libSQL file database that the entry migrates and seeds (DEV_MODE).
+//
+// The config is evaluated by the runner and again by every worker. The runner picks the port and the
+// database file and puts them in the environment; workers inherit that environment, so the `??=`
+// below keeps the runner's choice and tests (tests/e2e/fixtures.ts) read the same values.
+import { defineConfig } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+function freePort(): string {
+  // Synchronous on purpose (the config cannot await): ask the kernel for a free port.
+  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
+  return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
+}
+
+process.env.E2E_PORT ??= freePort();
+process.env.E2E_DB_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+const port = process.env.E2E_PORT;
+const dbFile = join(process.env.E2E_DB_DIR, 'portal.db');
+const EXCLUSIVE_TESTS = /maintenance-banner\.spec\.ts$/;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  // Tests of one file run in order in one worker; files run side by side (the machine has 2 cores).
+  workers: 2,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  globalSetup: './tests/e2e/support/global-setup.ts',
+  globalTeardown: './tests/e2e/support/global-teardown.ts',
+  projects: [
+    { name: 'journeys', testIgnore: EXCLUSIVE_TESTS },
+    // Tests that write to the database while the server runs. The Node entry's libSQL connection
+    // waits for no lock (busy timeout 0), so another connection's read or write at the wrong moment
+    // turns a concurrent request into a 500 (SQLITE_BUSY). These run alone, after the journeys.
+    // (The name is EXCLUSIVE_PROJECT in tests/e2e/fixtures.ts, which lends them the `db` fixture.)
+    { name: 'exclusive', testMatch: EXCLUSIVE_TESTS, dependencies: ['journeys'] },
+  ],
+  use: {
+    // Japanese is the product's default; Accept-Language follows this (tests for English override it).
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    browserName: 'chromium',
+    launchOptions: {
+      // `npx playwright install` cannot download here: use Debian's Chromium.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    // Build the browser assets first so the tests always run against the current islands and CSS.
+    command: 'node scripts/build.mjs && node --import tsx src/entry/node.ts',
+    env: {
+      LIBSQL_URL: `file:${dbFile}`,
+      PORT: port,
+      HOST: '127.0.0.1',
+      DEV_MODE: 'true',
+      PORTAL_DOMAIN: 'localhost',
+      BASE_PATH: '/accounts',
+    },
+    port: Number(port),
+    wait: { stdout: /Portal \(Node\) ready/ },
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    timeout: 60_000,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
+  },
+});

@@ -62,6 +62,8 @@ export function readConfig(env: Record<string, unknown>): Config {
     if (!c.DEV_MODE) throw new Error('Invalid configuration: DATA_ENCRYPTION_KEY is required outside DEV_MODE');
     c.DATA_ENCRYPTION_KEY = DEV_DATA_KEY;
   }
+  // Outside dev mode mail must really leave: the outbox table is a development stand-in.
+  if (!c.SMTP_URL && !c.DEV_MODE) throw new Error('Invalid configuration: SMTP_URL is required outside DEV_MODE');
   const publicUrl = (c.PUBLIC_URL ?? (c.DEV_MODE ? `http://${c.PORTAL_DOMAIN}:8787` : `https://${c.PORTAL_DOMAIN}`)).replace(/\/+$/, '');
   return { ...c, PUBLIC_URL: publicUrl, LINK_SIGNING_KEY: c.LINK_SIGNING_KEY, DATA_ENCRYPTION_KEY: c.DATA_ENCRYPTION_KEY, BASE_PATH: c.BASE_PATH.replace(/\/+$/, '') || '/accounts', version: APP_VERSION };
 }

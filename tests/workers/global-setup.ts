@@ -7,7 +7,8 @@
 // Tests read the server's address with inject('workerOrigin').
 // WORKERS_VERBOSE=1 prints wrangler's output at the end; WORKERS_KEEP_STATE=1 keeps the D1.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { SMTPServer } from 'smtp-server';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ declare module 'vitest' {
     /** http://127.0.0.1:<port> of `wrangler dev`; send the tenant host in the Host header. */
     workerOrigin: string;
     workerPort: number;
+    /** Folder where the loopback SMTP receiver writes each message the worker sent (one .eml each). */
+    mailDir: string;
   }
 }
 
@@ -60,7 +63,32 @@ interface Dev {
   output: () => string;
 }
 
-async function startDev(persistDir: string): Promise<Dev> {
+/** A real SMTP receiver on loopback: the worker sends over cloudflare:sockets (worker-mailer). */
+function startSmtp(mailDir: string): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = new SMTPServer({
+    // worker-mailer refuses a server that offers AUTH when it has no credentials to give.
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((r) => r.address).join(',');
+        writeFileSync(join(mailDir, `${Date.now()}-${Math.random().toString(36).slice(2)}-${to}.eml`), Buffer.concat(chunks));
+        done();
+      });
+    },
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.server.address() as { port: number };
+      resolve({ port, close: () => new Promise((r) => server.close(() => r())) });
+    });
+  });
+}
+
+async function startDev(persistDir: string, smtpPort: number): Promise<Dev> {
   const port = await freePort();
   const inspectorPort = await freePort();
   const args = [
@@ -68,6 +96,7 @@ async function startDev(persistDir: string): Promise<Dev> {
     '--port', String(port), '--ip', '127.0.0.1',
     '--inspector-port', String(inspectorPort), '--inspector-ip', '127.0.0.1',
     '--var', 'DEV_MODE:true',
+    '--var', `SMTP_URL:smtp://127.0.0.1:${smtpPort}`,
     '--persist-to', persistDir,
     '--show-interactive-dev-session=false',
   ];
@@ -167,6 +196,9 @@ export default async function setup(project: TestProject) {
     await run('build assets (scripts/build.mjs)', [join(root, 'scripts/build.mjs')]);
   }
   const persistDir = mkdtempSync(join(tmpdir(), 'portal-workers-'));
+  const mailDir = join(persistDir, 'mail');
+  mkdirSync(mailDir);
+  const smtp = await startSmtp(mailDir);
   let dev: Dev | undefined;
   // Should vitest die without running teardown, still leave no workerd behind.
   const onExit = () => dev && stopGroup(dev.child, 'SIGKILL');
@@ -178,7 +210,7 @@ export default async function setup(project: TestProject) {
     // A port taken between freePort() and wrangler's bind gets one more try on new ports.
     for (let attempt = 1; ; attempt++) {
       try {
-        dev = await startDev(persistDir);
+        dev = await startDev(persistDir, smtp.port);
         break;
       } catch (e) {
         if (attempt < 2 && /EADDRINUSE|address already in use/i.test(String(e))) continue;
@@ -188,6 +220,7 @@ export default async function setup(project: TestProject) {
     await waitHealthy(dev.port);
   } catch (e) {
     if (dev) await stopDev(dev);
+    await smtp.close();
     rmSync(persistDir, { recursive: true, force: true });
     process.off('exit', onExit);
     throw e;
@@ -195,9 +228,11 @@ export default async function setup(project: TestProject) {
   if (process.env.WORKERS_VERBOSE) console.log(`workers setup: wrangler dev ready on ${dev.port} in ${Date.now() - started} ms`);
   project.provide('workerOrigin', `http://127.0.0.1:${dev.port}`);
   project.provide('workerPort', dev.port);
+  project.provide('mailDir', mailDir);
 
   return async () => {
     await stopDev(dev!);
+    await smtp.close();
     process.off('exit', onExit);
     if (process.env.WORKERS_VERBOSE) console.log(dev!.output());
     // WORKERS_KEEP_STATE=1 keeps the D1 for a look afterwards (path printed).

@@ -1,6 +1,8 @@
 // The Workers entry (src/entry/worker.ts) in workerd with a local D1, through `wrangler dev`
 // (started once by tests/workers/global-setup.ts over a fresh D1 seeded with the demo data).
 // The same behaviours as tests/integration/login.test.ts, plus hosts, hand-off, pages and assets.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { Browser, type HostClient } from './support/client';
 
@@ -194,5 +196,29 @@ describe('pages and static assets', () => {
     const r = await new Browser(port).on('nope.localhost').get('/accounts/login');
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+});
+
+describe('mail from workerd', () => {
+  it('sends the password-reset mail over SMTP (cloudflare:sockets) to a real receiver, with the link on the tenant host', async () => {
+    const mailDir = inject('mailDir');
+    const before = new Set(readdirSync(mailDir));
+    const b = new Browser(port).on('acme.localhost');
+    const r = await b.post('/accounts/api/password/email', { email: 'admin@acme.test' });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ message: 'email_sent' });
+    let file: string | undefined;
+    for (let i = 0; i < 50 && !file; i++) {
+      file = readdirSync(mailDir).find((f) => !before.has(f) && f.endsWith('admin@acme.test.eml'));
+      if (!file) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(file).toBeDefined();
+    const raw = readFileSync(join(mailDir, file!), 'utf8');
+    expect(raw).toMatch(/^To: admin@acme\.test/m);
+    // Quoted-printable soft line breaks may split the link; join them before looking.
+    const text = raw.replace(/=\r?\n/g, '');
+    // PUBLIC_URL defaults to http://localhost:8787 in dev mode: the link is built from it and the
+    // tenant's canonical label, not from the request's Host.
+    expect(text).toMatch(/http:\/\/acme\.localhost:8787\/accounts\/reset\?email=3Dadmin%40acme\.test&token=3D[A-Za-z0-9_-]{43}/);
   });
 });

@@ -285,6 +285,7 @@ CREATE TABLE `sessions` (
 	`country` text,
 	`city` text,
 	`region` text,
+	`password_verified_at` integer,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
 	`last_activity_at` integer NOT NULL,
 	`expires_at` integer NOT NULL,
@@ -380,6 +381,20 @@ CREATE TABLE `throttles` (
 );
 --> statement-breakpoint
 CREATE INDEX `throttles_reset_idx` ON `throttles` (`reset_at`);--> statement-breakpoint
+CREATE TABLE `twofa_pending` (
+	`user_id` integer PRIMARY KEY NOT NULL,
+	`method` text,
+	`secret_ciphertext` text,
+	`phone_e164` text,
+	`backup_code_hashes` text,
+	`sms_code_hash` text,
+	`sms_code_expires_at` integer,
+	`sms_sent_at` integer,
+	`expires_at` integer NOT NULL,
+	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `twofa_secrets` (
 	`user_id` integer PRIMARY KEY NOT NULL,
 	`method` text NOT NULL,

@@ -5,6 +5,7 @@ import type { Deps } from './deps';
 import { AppError } from './domain/errors';
 import { accountApi } from './routes/api/account';
 import { authApi } from './routes/api/auth';
+import { twofaApi } from './routes/api/twofa';
 import { challengeApi } from './routes/api/challenges';
 import { appUrls } from './routes/api/helpers';
 import { publicApi } from './routes/api/public';
@@ -15,7 +16,13 @@ import { localeMiddleware } from './routes/middleware/locale';
 import { csrfGuard, securityHeaders } from './routes/middleware/security';
 import { sessionMiddleware } from './routes/middleware/session';
 import { accountPages } from './routes/pages/my-account';
+import { additionalChallengePages } from './routes/pages/additional-challenge';
+import { openMeishiMobilePages } from './routes/pages/open-meishi-mobile';
 import { devPages } from './routes/pages/dev';
+import { forgotPages } from './routes/pages/forgot';
+import { registerPages } from './routes/pages/register';
+import { resetPages } from './routes/pages/reset';
+import { verifyPages } from './routes/pages/verify';
 import { handoffPages } from './routes/pages/handoff';
 import { loginPages } from './routes/pages/login';
 import { renderErrorPage } from './ui/render';
@@ -43,6 +50,7 @@ export function createApp(deps: Deps) {
   api.route('/', authApi);
   api.route('/', challengeApi);
   api.route('/', accountApi);
+  api.route('/', twofaApi);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));
   app.route(`${base}/api`, api);
 
@@ -50,7 +58,13 @@ export function createApp(deps: Deps) {
   pages.use('*', pageGuard);
   pages.route('/', loginPages);
   pages.route('/', accountPages);
+  pages.route('/', additionalChallengePages);
+  pages.route('/', openMeishiMobilePages);
   pages.route('/', handoffPages);
+  pages.route('/', forgotPages);
+  pages.route('/', resetPages);
+  pages.route('/', registerPages);
+  pages.route('/', verifyPages);
   app.route(base, pages);
   app.get('/', (c) => c.redirect(`${base}/login`, 302));
   if (deps.config.DEV_MODE) app.route('/', devPages(base, appUrls(deps.config)));
@@ -61,6 +75,12 @@ export function createApp(deps: Deps) {
   app.onError((err, c) => {
     const isApi = c.req.path.startsWith(`${base}/api/`);
     if (err instanceof AppError) {
+      // Rate limits tell the client when to try again, in seconds and as an epoch time.
+      const wait = err.status === 429 ? Number(err.details.duration) : NaN;
+      if (Number.isFinite(wait)) {
+        c.header('Retry-After', String(wait));
+        c.header('X-RateLimit-Reset', String(Math.ceil(deps.clock.now() / 1000) + wait));
+      }
       if (isApi) return c.json({ message: err.code, ...err.details }, err.status);
       return renderErrorPage(c, err.status === 404 ? 404 : err.status === 403 ? 403 : 400, 'errors.generic');
     }

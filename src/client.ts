@@ -9,6 +9,15 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   Toolbar: () => import('./islands/Toolbar'),
   LanguageSetting: () => import('./islands/LanguageSetting'),
   AppStandIn: () => import('./islands/AppStandIn'),
+  ChangePasswordLauncher: () => import('./islands/ChangePasswordLauncher'),
+  OutlookComplete: () => import('./islands/OutlookComplete'),
+  ForgotForm: () => import('./islands/ForgotForm'),
+  ResetForm: () => import('./islands/ResetForm'),
+  RegisterForm: () => import('./islands/RegisterForm'),
+  VerifyEmail: () => import('./islands/VerifyEmail'),
+  SessionDevices: () => import('./islands/SessionDevices'),
+  UnverifiedEmailBanner: () => import('./islands/UnverifiedEmailBanner'),
+  AdditionalChallengeForm: () => import('./islands/AdditionalChallengeForm'),
 };
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

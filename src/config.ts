@@ -33,6 +33,11 @@ export const configSchema = z.object({
   TRUST_PROXY: z.enum(['none', 'x-forwarded-for', 'x-real-ip', 'cf-connecting-ip']).default('none'),
   MAIL_FROM: z.string().default('Portal <no-reply@localhost>'),
   SMTP_URL: z.string().optional(),
+  /** Twilio-style SMS API: POST form {To, From, Body} with HTTP basic auth. */
+  SMS_API_URL: z.string().url().optional(),
+  SMS_API_USER: z.string().optional(),
+  SMS_API_TOKEN: z.string().optional(),
+  SMS_FROM: z.string().optional(),
 });
 
 export type Config = z.infer<typeof configSchema> & {

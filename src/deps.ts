@@ -30,11 +30,23 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
 }
 
+export interface OutgoingSms {
+  /** E.164, e.g. +819012345678 */
+  to: string;
+  body: string;
+  tenantId?: number | null;
+}
+
+export interface SmsSender {
+  send(sms: OutgoingSms): Promise<void>;
+}
+
 export interface Deps {
   db: Db;
   config: Config;
   clock: { now(): number };
   passwords: PasswordHasher;
   mailer: Mailer;
+  sms: SmsSender;
   runtime: RuntimePort;
 }

@@ -176,6 +176,8 @@ export const sessions = sqliteTable(
     country: text('country'),
     city: text('city'),
     region: text('region'),
+    /** When the user last re-entered their password in this session (before 2FA setup). */
+    passwordVerifiedAt: integer('password_verified_at'),
     createdAt: createdAt(),
     lastActivityAt: integer('last_activity_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
@@ -302,6 +304,26 @@ export const twofaSecrets = sqliteTable('twofa_secrets', {
   /** Last accepted TOTP time step: a code is accepted once (compare-and-set). */
   lastUsedStep: integer('last_used_step'),
   confirmedAt: integer('confirmed_at'),
+  createdAt: createdAt(),
+});
+
+/**
+ * A two-factor setup in progress (account stepper or forced setup at login): the new secret or
+ * phone, the backup codes shown, and the SMS code sent. It replaces nothing until confirmed.
+ */
+export const twofaPending = sqliteTable('twofa_pending', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  method: text('method', { enum: ['app', 'sms'] }),
+  secretCiphertext: text('secret_ciphertext'),
+  phoneE164: text('phone_e164'),
+  /** HMACs of the backup codes shown in this setup. */
+  backupCodeHashes: text('backup_code_hashes', { mode: 'json' }).$type<string[]>(),
+  smsCodeHash: text('sms_code_hash'),
+  smsCodeExpiresAt: integer('sms_code_expires_at'),
+  smsSentAt: integer('sms_sent_at'),
+  expiresAt: integer('expires_at').notNull(),
   createdAt: createdAt(),
 });
 

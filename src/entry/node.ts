@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadArgon2Node } from '../adapters/argon2-node';
 import { migrateLibsql, openLibsql } from '../adapters/db-libsql';
 import { outboxMailer } from '../adapters/mail-outbox';
+import { smsSender } from '../adapters/sms';
 import { smtpMailerNode } from '../adapters/mail-smtp-node';
 import { nodeRuntime } from '../adapters/runtime-node';
 import { createApp } from '../app';
@@ -31,7 +32,7 @@ export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env): Promi
     console.log('Loaded the demo data (DESIGN.md section 7).');
   }
   const mailer = config.SMTP_URL ? smtpMailerNode(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
-  return { db, config, clock, passwords, mailer, runtime: nodeRuntime(config), close: () => client.close() };
+  return { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: nodeRuntime(config), close: () => client.close() };
 }
 
 export async function startNode(env: NodeJS.ProcessEnv = process.env) {

@@ -3,6 +3,7 @@
 import { loadArgon2Worker } from '../adapters/argon2-worker';
 import { openD1 } from '../adapters/db-d1';
 import { outboxMailer } from '../adapters/mail-outbox';
+import { smsSender } from '../adapters/sms';
 import { smtpMailerWorker } from '../adapters/mail-smtp-worker';
 import { workerRuntime } from '../adapters/runtime-worker';
 import { createApp, type App } from '../app';
@@ -25,7 +26,7 @@ function appFor(env: Env): App {
   const db = openD1(env.DB);
   const clock = { now: () => Date.now() };
   const mailer = config.SMTP_URL ? smtpMailerWorker(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
-  const deps: Deps = { db, config, clock, passwords, mailer, runtime: workerRuntime };
+  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime };
   cached = { db: env.DB, app: createApp(deps) };
   return cached.app;
 }

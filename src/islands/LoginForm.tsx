@@ -1,10 +1,18 @@
 // The login form (spec 01 "Login screen", section 4 "Login", section 8 "Login" errors).
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import type { AppKey, RedirectionInput, RedirectTenant } from '../shared/redirection';
+import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
+import type { AppKey, RedirectionInput } from '../shared/redirection';
 import { emailSchema } from '../shared/schemas';
+import { forcedReason, redirectionFor, type PasswordComplianceAnswer, type SignedInUser } from '../shared/signed-in';
+import type { ForcedReason } from './ChangePasswordDialog';
 import Redirection from './Redirection';
+
+// Most sign-ins need neither: their code (and the password scorer behind the dialog) loads only
+// when a sign-in does, so the login page ships no more than its form.
+const ChangePasswordDialog = lazy(() => import('./ChangePasswordDialog'));
+const OutlookComplete = lazy(() => import('./OutlookComplete'));
 
 export interface LoginFormProps {
   lang: Lang;
@@ -16,19 +24,20 @@ export interface LoginFormProps {
   /** The page's query string ("?continue=..."), carried to forgot and the next steps. */
   query: string;
   appUrls: Record<AppKey, string>;
+  /** Outlook add-in sign-in: query source=outlook and the add-in's token; its token is mapped after login. */
+  source?: string | null;
+  token?: string | null;
+  /** Where to go after the add-in sign-in: a same-portal path checked by the server, or null. */
+  startUrl?: string | null;
 }
 
 type Step = 'email' | 'password' | 'sso';
 const KNOWN_ERRORS = ['invalid-credentials', 'deactivated', 'restricted-ip', 'not-a-member', 'sso-not-configured'];
 
-interface LoginUser {
-  is_tenant_manager: boolean;
-  tenants: { id: number; name: string; subdomain: string | null; initial_subdomain: string; apps: AppKey[] }[];
-}
-
 export default function LoginForm(props: LoginFormProps) {
   const { lang, basePath, tenant } = props;
   const t = getT(lang);
+  const outlookToken = props.source === 'outlook' && props.token ? props.token : null;
   const [step, setStep] = useState<Step>(tenant ? 'email' : 'password');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -39,6 +48,9 @@ export default function LoginForm(props: LoginFormProps) {
   const [wait, setWait] = useState(0);
   const [busy, setBusy] = useState(false);
   const [redirection, setRedirection] = useState<RedirectionInput | null>(null);
+  const [outlookDone, setOutlookDone] = useState(false);
+  // The change-password dialog forced after login, with the redirection that follows it.
+  const [forced, setForced] = useState<{ reason: ForcedReason; policy: PasswordPolicy; then: RedirectionInput } | null>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
 
@@ -113,7 +125,7 @@ export default function LoginForm(props: LoginFormProps) {
     if (!emailOk || !password || busy || wait > 0) return;
     setBusy(true);
     setAlert(null);
-    const r = await api<{ user?: LoginUser; initial_subdomain?: string; duration?: number }>(basePath, 'POST', 'v2/login', {
+    const r = await api<{ user?: SignedInUser; initial_subdomain?: string; duration?: number; password_compliance?: PasswordComplianceAnswer | null }>(basePath, 'POST', 'v2/login', {
       email,
       password,
       remember,
@@ -126,25 +138,32 @@ export default function LoginForm(props: LoginFormProps) {
     if (r.data.message === 'enter-otp') return window.location.assign(`${basePath}/otp${query}`);
     if (r.data.message === 'enable-twofa') return window.location.assign(`${basePath}/setup-twofa-at-login${query}`);
     if (r.data.message === 'enter-additional-challenge') {
-      return window.location.assign(`${basePath}/additional-challenge?email=${encodeURIComponent(email)}`);
+      // The page's query (continue, the Outlook add-in's parameters) goes along with the email.
+      const q = new URLSearchParams(query);
+      q.set('email', email.trim());
+      return window.location.assign(`${basePath}/additional-challenge?${q}`);
     }
-    const user = r.data.user!;
-    const tenants: RedirectTenant[] = user.tenants.map((x) => ({
-      id: x.id,
-      name: x.name,
-      hostLabel: x.subdomain ?? x.initial_subdomain,
-      apps: x.apps,
-    }));
-    setRedirection({
-      tenants,
+    // The user is stored (spec 01 section 4): the add-in case maps its token instead of redirecting.
+    if (outlookToken) return setOutlookDone(true);
+    const next = redirectionFor(r.data.user!, {
       hostTenantId: tenant?.id ?? null,
-      isTenantManager: user.is_tenant_manager,
       continuePath: props.continuePath,
       basePath,
       appUrls: props.appUrls,
     });
+    const compliance = r.data.password_compliance;
+    const reason = forcedReason(compliance);
+    if (reason) setForced({ reason, policy: compliance?.policy ?? DEFAULT_POLICY, then: next });
+    else setRedirection(next);
   };
 
+  if (outlookDone && outlookToken) {
+    return (
+      <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
+        <OutlookComplete lang={lang} basePath={basePath} token={outlookToken} startUrl={props.startUrl ?? null} />
+      </Suspense>
+    );
+  }
   if (redirection) return <Redirection lang={lang} input={redirection} />;
 
   const disabled = busy || wait > 0;
@@ -247,6 +266,23 @@ export default function LoginForm(props: LoginFormProps) {
             {t('login.ssoButton')}
           </button>
         </>
+      )}
+      {forced && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog
+            lang={lang}
+            basePath={basePath}
+            open
+            forced={forced.reason}
+            policy={forced.policy}
+            email={email.trim()}
+            // Maybe Later, or Continue after the change: the flags go, the redirection step comes.
+            onClose={() => {
+              setRedirection(forced.then);
+              setForced(null);
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
 import { afterTenantChosen, decideRedirection, type Decision, type RedirectionInput } from '../shared/redirection';
+import Dialog from './Dialog';
 
 export interface RedirectionProps {
   lang: Lang;
@@ -35,8 +36,9 @@ export default function Redirection({ lang, input }: RedirectionProps) {
 
   const chooseTenant = decision.kind === 'choose-tenant';
   return (
-    <div role="dialog" aria-modal="true" aria-labelledby="redirection-title" className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4">
-      <div className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl">
+    // A step of signing in, not a side trip: no dismissal (no onDismiss), the heading takes the focus.
+    <Dialog open labelledBy="redirection-title" initialFocus={headingRef} testId="redirection-dialog">
+      <div>
         <p className="m-0 text-sm text-slate-600">{t('redirection.step', { step: chooseTenant ? 1 : 2 })}</p>
         <h2 id="redirection-title" ref={headingRef} tabIndex={-1} className="mt-1 text-xl font-semibold outline-none">
           {t(chooseTenant ? 'redirection.chooseOrganization' : 'redirection.chooseApp')}
@@ -68,6 +70,6 @@ export default function Redirection({ lang, input }: RedirectionProps) {
               ))}
         </ul>
       </div>
-    </div>
+    </Dialog>
   );
 }

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
+import Dialog from './Dialog';
 
 export interface ToolbarProps {
   lang: Lang;
@@ -22,15 +23,16 @@ export default function Toolbar(p: ToolbarProps) {
   const [open, setOpen] = useState<Open>(null);
   const [error, setError] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const userButtonRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(null);
+    // Escape closes the menus; the dialog handles its own Escape (Dialog's onDismiss).
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen((o) => (o === 'switch' ? o : null));
     // Outside clicks close the menus. The event's path is taken at dispatch: by the time the click
     // reaches the document, React has already re-rendered and a menu item that opened the Switch
     // Organization dialog is detached, so `contains(e.target)` would wrongly call it outside.
     const onClick = (e: MouseEvent) => {
-      if (rootRef.current && !e.composedPath().includes(rootRef.current)) setOpen(null);
+      if (rootRef.current && !e.composedPath().includes(rootRef.current)) setOpen((o) => (o === 'switch' ? o : null));
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('click', onClick);
@@ -39,10 +41,6 @@ export default function Toolbar(p: ToolbarProps) {
       document.removeEventListener('click', onClick);
     };
   }, []);
-  useEffect(() => {
-    // Into the dialog on its first enabled choice (the current organisation's button is disabled).
-    if (open === 'switch') dialogRef.current?.querySelector<HTMLElement>('button:not([disabled])')?.focus();
-  }, [open]);
 
   const toggleDrawer = () => {
     const el = document.documentElement;
@@ -90,7 +88,7 @@ export default function Toolbar(p: ToolbarProps) {
         )}
       </div>
       <div className="relative">
-        <button type="button" aria-haspopup="true" aria-expanded={open === 'user'} aria-label={t('toolbar.userMenu')} onClick={() => setOpen(open === 'user' ? null : 'user')} className="flex items-center gap-2 rounded border-0 bg-transparent px-2 py-1 text-white hover:bg-blue-800">
+        <button ref={userButtonRef} type="button" aria-haspopup="true" aria-expanded={open === 'user'} aria-label={t('toolbar.userMenu')} onClick={() => setOpen(open === 'user' ? null : 'user')} className="flex items-center gap-2 rounded border-0 bg-transparent px-2 py-1 text-white hover:bg-blue-800">
           <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-white font-semibold text-blue-900">
             {initial}
           </span>
@@ -114,28 +112,33 @@ export default function Toolbar(p: ToolbarProps) {
           </ul>
         )}
       </div>
-      {open === 'switch' && (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/50 p-4 text-slate-900">
-          <div ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby="switch-org-title" className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl">
-            <h2 id="switch-org-title" className="mt-0 text-xl font-semibold">{t('switchOrganization.title')}</h2>
-            {error && <p role="alert" className="text-red-800">{t('errors.generic')}</p>}
-            <ul className="m-0 flex list-none flex-col gap-2 p-0">
-              {p.tenants.map((x) => (
-                <li key={x.id}>
-                  <button type="button" disabled={x.current} aria-current={x.current ? 'true' : undefined} onClick={() => void switchTo(x.id)} className="w-full rounded border border-slate-300 bg-white px-4 py-3 text-left text-base text-slate-900 hover:bg-slate-100 disabled:bg-slate-100">
-                    {x.name} <span className="text-sm text-slate-700">({x.hostLabel})</span>
-                    {x.current && <span className="ml-2 text-sm font-semibold text-slate-800">— {t('switchOrganization.current')}</span>}
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <div className="mt-4 text-right">
-              <button type="button" onClick={() => setOpen(null)} className="rounded border border-slate-400 bg-white px-4 py-2 text-slate-900">
-                {t('switchOrganization.cancel')}
-              </button>
-            </div>
+      {p.tenants.length > 1 && (
+        <Dialog
+          open={open === 'switch'}
+          labelledBy="switch-org-title"
+          onDismiss={() => setOpen(null)}
+          // The menu item that opened it is gone with its menu: back to the user menu button.
+          returnFocus={() => userButtonRef.current}
+          testId="switch-organization-dialog"
+        >
+          <h2 id="switch-org-title" className="mt-0 text-xl font-semibold">{t('switchOrganization.title')}</h2>
+          {error && <p role="alert" className="text-red-800">{t('errors.generic')}</p>}
+          <ul className="m-0 flex list-none flex-col gap-2 p-0">
+            {p.tenants.map((x) => (
+              <li key={x.id}>
+                <button type="button" disabled={x.current} aria-current={x.current ? 'true' : undefined} onClick={() => void switchTo(x.id)} className="w-full rounded border border-slate-300 bg-white px-4 py-3 text-left text-base text-slate-900 hover:bg-slate-100 disabled:bg-slate-100">
+                  {x.name} <span className="text-sm text-slate-700">({x.hostLabel})</span>
+                  {x.current && <span className="ml-2 text-sm font-semibold text-slate-800">— {t('switchOrganization.current')}</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-4 text-right">
+            <button type="button" onClick={() => setOpen(null)} className="rounded border border-slate-400 bg-white px-4 py-2 text-slate-900">
+              {t('switchOrganization.cancel')}
+            </button>
           </div>
-        </div>
+        </Dialog>
       )}
     </div>
   );

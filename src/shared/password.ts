@@ -4,22 +4,10 @@ import { zxcvbn, zxcvbnOptions } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as en from '@zxcvbn-ts/language-en';
 import * as ja from '@zxcvbn-ts/language-ja';
+import { DEFAULT_POLICY, type PasswordPolicy } from './password-policy';
 
-export interface PasswordPolicy {
-  minimum_password_length: number;
-  is_mixed_case_required: boolean;
-  is_number_required: boolean;
-  is_special_character_required: boolean;
-}
-
-export const DEFAULT_POLICY: PasswordPolicy = {
-  minimum_password_length: 8,
-  is_mixed_case_required: true,
-  is_number_required: true,
-  is_special_character_required: true,
-};
-
-export const MIN_ACCEPTED_SCORE = 2;
+// The policy checklist lives beside, without the dictionaries; re-exported for server code.
+export * from './password-policy';
 
 /** Words the guess check penalises besides the user's email (spec 01 section 5). */
 export const PENALISED_WORDS = ['nexta', 'nextameishi', 'meishi', 'tonichi', 'secret'];
@@ -30,22 +18,6 @@ zxcvbnOptions.setOptions({
   graphs: common.adjacencyGraphs,
   translations: en.translations,
 });
-
-export type Requirement = 'length' | 'mixedCase' | 'number' | 'special';
-
-export function checkRequirements(password: string, policy: PasswordPolicy) {
-  const reqs: { key: Requirement; met: boolean }[] = [
-    { key: 'length', met: [...password].length >= policy.minimum_password_length },
-  ];
-  if (policy.is_mixed_case_required) reqs.push({ key: 'mixedCase', met: /[a-z]/.test(password) && /[A-Z]/.test(password) });
-  if (policy.is_number_required) reqs.push({ key: 'number', met: /[0-9]/.test(password) });
-  if (policy.is_special_character_required) reqs.push({ key: 'special', met: /[^A-Za-z0-9]/.test(password) });
-  return reqs;
-}
-
-export function meetsPolicy(password: string, policy: PasswordPolicy): boolean {
-  return checkRequirements(password, policy).every((r) => r.met);
-}
 
 /** zxcvbn score 0..4; a password shorter than 8 counts as -1 whatever its guesses. */
 export function passwordScore(password: string, email?: string | null): number {

@@ -70,3 +70,17 @@ export const signedLinkQuerySchema = z.pipe(
 );
 
 export const addinTokenSchema = z.object({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{32,128}$/)) });
+
+export const verifyPasswordSchema = z.object({ password: required(), redirect: z.optional(z.string().check(z.maxLength(2048))) });
+
+export const otpLoginSchema = z.object({
+  otp: z.string({ error: 'validation.required' }).check(z.regex(/^[0-9]{6}$/, { error: 'validation.otpDigits' })),
+  rememberDevice: z._default(z.optional(z.boolean()), false),
+});
+
+export const backupCodeSchema = z.object({ backupCode: required(64) });
+
+/** E.164 contact for SMS setup; whether it is a mobile number is checked with libphonenumber. */
+export const smsContactSchema = z.object({
+  contact: z.string({ error: 'validation.required' }).check(z.regex(/^\+[1-9][0-9]{6,14}$/, { error: 'validation.invalidMobile' })),
+});

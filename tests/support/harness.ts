@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { loadArgon2Node } from '../../src/adapters/argon2-node';
 import { migrateLibsql, openLibsql } from '../../src/adapters/db-libsql';
 import { outboxMailer } from '../../src/adapters/mail-outbox';
+import { outboxSms } from '../../src/adapters/sms-outbox';
 import { createApp } from '../../src/app';
 import { readConfig } from '../../src/config';
 import { seedDemo } from '../../src/db/seed';
@@ -46,7 +47,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   };
   const passwords = (sharedHasher ??= createPasswordHasher(loadArgon2Node));
   await seedDemo(db, passwords, clock.now(), config.DATA_ENCRYPTION_KEY);
-  const deps: Deps = { db, config, clock, passwords, mailer: outboxMailer(db, () => clock.now()), runtime: testRuntime };
+  const deps: Deps = { db, config, clock, passwords, mailer: outboxMailer(db, () => clock.now()), sms: outboxSms(db, () => clock.now()), runtime: testRuntime };
   const app = createApp(deps);
   return {
     deps,

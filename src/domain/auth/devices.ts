@@ -2,7 +2,7 @@
 // one apart; revoking one deletes its row, so its next request is unauthenticated at once.
 import { and, desc, eq, gt, ne } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { sessions, type Session } from '../../db/schema';
+import { rememberedDevices, sessions, type Session } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
 
@@ -16,13 +16,37 @@ export function deviceView(s: Session) {
   };
 }
 
+/** Devices that skip the one-time code (remembered after a code), listed and revocable. */
+export async function listRememberedDevices(deps: Deps, userId: number) {
+  const rows = await deps.db
+    .select()
+    .from(rememberedDevices)
+    .where(and(eq(rememberedDevices.userId, userId), gt(rememberedDevices.expiresAt, deps.clock.now())))
+    .orderBy(desc(rememberedDevices.createdAt));
+  return rows.map((r) => ({
+    id: r.id,
+    agent: { device: r.device, os: r.os, browser: r.browser },
+    rememberedAt: new Date(r.createdAt).toISOString(),
+    expiresAt: new Date(r.expiresAt).toISOString(),
+  }));
+}
+
+export async function forgetRememberedDevice(deps: Deps, current: Session, id: string, ip: string | null): Promise<void> {
+  const gone = await deps.db
+    .delete(rememberedDevices)
+    .where(and(eq(rememberedDevices.id, id), eq(rememberedDevices.userId, current.userId)))
+    .returning({ id: rememberedDevices.id });
+  if (gone.length === 0) throw new AppError('not-found', 404);
+  await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'twofa.remembered_device_forgotten', targetType: 'remembered_device', targetId: id, ipAddress: ip }, deps.clock.now());
+}
+
 export async function listDevices(deps: Deps, current: Session) {
   const rows = await deps.db
     .select()
     .from(sessions)
     .where(and(eq(sessions.userId, current.userId), ne(sessions.id, current.id), gt(sessions.expiresAt, deps.clock.now())))
     .orderBy(desc(sessions.lastActivityAt));
-  return { currentSession: deviceView(current), otherSessions: rows.map(deviceView) };
+  return { currentSession: deviceView(current), otherSessions: rows.map(deviceView), rememberedDevices: await listRememberedDevices(deps, current.userId) };
 }
 
 /** Another user's (or tenant's) session id is indistinguishable from a missing one: 404. */

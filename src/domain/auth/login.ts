@@ -9,7 +9,7 @@ import { clear, hit, longestRetryAfter, type Limit } from '../security/throttle'
 import { sha256Hex } from '../security/tokens';
 import { activeOnly, listMemberships, type Membership } from '../tenants/memberships';
 import { startAdditionalChallenge, deviceFingerprints, isKnownDevice, rememberDevice } from './additional-challenge';
-import { createChallenge } from './challenges';
+import { enforcement, isRememberedDevice, startEnableChallenge, startOtpChallenge } from '../twofa/login';
 import { applicablePolicy, passwordCompliance, type PasswordCompliance } from './compliance';
 import { checkEntry, startSession, type ClientInfo } from './sign-in';
 
@@ -42,6 +42,8 @@ export interface LoginRequest {
   client: ClientInfo;
   /** The browser's long-lived device cookie, for the additional-challenge rule. */
   deviceToken: string;
+  /** A "remember this device" cookie from an earlier one-time code, if any. */
+  rememberedDeviceToken?: string;
 }
 
 export type LoginResult =
@@ -52,7 +54,7 @@ export type LoginResult =
       session: { token: string; expiresAt: number; remember: boolean };
       compliance: PasswordCompliance;
     }
-  | { kind: 'challenge'; message: 'enter-otp' | 'enter-additional-challenge'; challengeToken: string }
+  | { kind: 'challenge'; message: 'enter-otp' | 'enable-twofa' | 'enter-additional-challenge'; challengeToken: string }
   | { kind: 'redirect-to-sso'; initialSubdomain: string };
 
 export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult> {
@@ -90,13 +92,16 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
   const compliance = passwordCompliance(req.password, email, policy);
   const fingerprints = deviceFingerprints(req.deviceToken, req.client.ip);
 
+  const pending = { user, tenantId, remember: req.remember, compliance, fingerprints, client: req.client };
+  let twofaPassed = false;
   if (user.twofaMethod) {
-    const challengeToken = await createChallenge(deps, { user, tenantId, kind: 'otp', remember: req.remember, compliance, fingerprints, client: req.client });
-    return { kind: 'challenge', message: 'enter-otp', challengeToken };
-  }
-  if (!(await isKnownDevice(db, user.id, fingerprints))) {
-    const challengeToken = await startAdditionalChallenge(deps, { user, tenantId, remember: req.remember, compliance, fingerprints, client: req.client });
-    return { kind: 'challenge', message: 'enter-additional-challenge', challengeToken };
+    // A device remembered after an earlier code skips the code (30 days, revocable).
+    twofaPassed = await isRememberedDevice(db, user.id, req.rememberedDeviceToken, now);
+    if (!twofaPassed) return { kind: 'challenge', message: 'enter-otp', challengeToken: await startOtpChallenge(deps, pending) };
+  } else if (enforcement(req.hostTenant, memberships).enforced) {
+    return { kind: 'challenge', message: 'enable-twofa', challengeToken: await startEnableChallenge(deps, pending) };
+  } else if (!(await isKnownDevice(db, user.id, fingerprints))) {
+    return { kind: 'challenge', message: 'enter-additional-challenge', challengeToken: await startAdditionalChallenge(deps, pending) };
   }
 
   await rememberDevice(db, user.id, fingerprints, now);
@@ -104,7 +109,7 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     user,
     hostTenant: req.hostTenant,
     remember: req.remember,
-    twofaPassed: false,
+    twofaPassed,
     authMethod: 'password',
     client: req.client,
     action: 'login.succeeded',

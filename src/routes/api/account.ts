@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { tenants } from '../../db/schema';
 import { changePassword } from '../../domain/auth/change-password';
 import { passwordCompliance } from '../../domain/auth/compliance';
-import { listDevices, logoutDevice, logoutOtherDevices } from '../../domain/auth/devices';
+import { forgetRememberedDevice, listDevices, logoutDevice, logoutOtherDevices } from '../../domain/auth/devices';
 import { mapAddinToken, redeemAddinToken } from '../../domain/auth/outlook';
 import { isResetTokenValid, policyForEmail, requestPasswordReset, resetPassword } from '../../domain/auth/password-reset';
 import { register, sendVerificationMail, verifyEmail } from '../../domain/auth/registration';
@@ -156,6 +156,13 @@ accountApi.post('/session-devices/:id/logout', requireSession, async (c) => {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
   if (id === c.var.session.id) throw new AppError('cannot-logout-current-session', 422);
   await logoutDevice(c.var.deps, c.var.session, id, c.var.clientIp);
+  return c.json({ message: 'success' });
+});
+
+accountApi.delete('/session-devices/remembered/:id', requireSession, async (c) => {
+  const id = c.req.param('id');
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
+  await forgetRememberedDevice(c.var.deps, c.var.session, id, c.var.clientIp);
   return c.json({ message: 'success' });
 });
 

@@ -15,6 +15,7 @@ import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas
 import { clearSessionCookie } from '../cookies';
 import { clientInfo, deviceToken, setChallengeCookie, signedIn } from '../auth-helpers';
 import type { AppEnv } from '../env';
+import { rememberedDeviceCookie } from './twofa';
 import { requireSession } from '../middleware/guards';
 import { readJson } from './validate';
 import { appPaths, ssoStatus } from './helpers';
@@ -30,6 +31,7 @@ authApi.post('/v2/login', async (c) => {
     hostTenant: c.var.hostTenant,
     client: clientInfo(c),
     deviceToken: deviceToken(c),
+    rememberedDeviceToken: rememberedDeviceCookie(c),
   });
   if (result.kind === 'redirect-to-sso') {
     return c.json({ message: 'redirect-to-sso', initial_subdomain: result.initialSubdomain });

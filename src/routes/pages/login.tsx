@@ -5,8 +5,10 @@ import { canonicalLabel } from '../../domain/tenants/hosts';
 import { activeOnly, listMemberships } from '../../domain/tenants/memberships';
 import LanguageSwitch from '../../islands/LanguageSwitch';
 import LoginForm from '../../islands/LoginForm';
+import OutlookComplete from '../../islands/OutlookComplete';
 import Redirection from '../../islands/Redirection';
 import { safeContinuePath } from '../../shared/continue-path';
+import { addinTokenSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { renderPage } from '../../ui/render';
 import { appPaths, appUrls } from '../api/helpers';
@@ -14,15 +16,25 @@ import type { AppEnv, Ctx } from '../env';
 
 export const loginPages = new Hono<AppEnv>();
 
+/** Messages other pages send the user to login with (`?notice=`): password set, already verified. */
+const LOGIN_NOTICES = ['password-set', 'already-verified'] as const;
+
 async function loginPage(c: Ctx) {
   const { deps, t, lang, hostTenant, user } = c.var;
   const base = deps.config.BASE_PATH;
   const url = new URL(c.req.url);
   const continuePath = safeContinuePath(c.req.query('continue'), base, appPaths(deps.config));
   const maintenance = await currentMaintenanceMessages(deps.db, deps.clock.now(), lang);
+  // Outlook add-in sign-in (spec 01 section 2): source=outlook, the add-in's token, a start URL.
+  const source = c.req.query('source') === 'outlook' ? 'outlook' : null;
+  const token = addinTokenSchema.safeParse({ token: c.req.query('token') }).success ? c.req.query('token')! : null;
+  const startUrl = safeContinuePath(c.req.query('startUrl'), base, appPaths(deps.config));
+  const notice = LOGIN_NOTICES.find((n) => n === c.req.query('notice')) ?? null;
 
   let main;
-  if (user) {
+  if (user && source === 'outlook' && token) {
+    main = <Island name="OutlookComplete" component={OutlookComplete} props={{ lang, basePath: base, token, startUrl }} />;
+  } else if (user) {
     const memberships = activeOnly(await listMemberships(deps.db, user.id));
     main = (
       <Island
@@ -54,6 +66,9 @@ async function loginPage(c: Ctx) {
           continuePath,
           query: url.search,
           appUrls: appUrls(deps.config),
+          source,
+          token,
+          startUrl,
         }}
       />
     );
@@ -80,6 +95,11 @@ async function loginPage(c: Ctx) {
             <h1 className="mb-6 mt-1 text-center text-2xl font-semibold">
               {hostTenant ? t('login.tenantHeading', { tenant: hostTenant.name }) : t('login.heading')}
             </h1>
+            {notice && (
+              <p role="status" className="mb-4 rounded border border-green-700 bg-green-50 p-3 text-green-900" data-testid="login-notice">
+                {t(`login.notice.${notice}`)}
+              </p>
+            )}
             {main}
           </div>
         </main>

@@ -1,9 +1,11 @@
 // My account (spec 01 "My account"): change password and two-factor (not for SSO users),
-// session devices, language. The password dialog and the device list arrive with the account
-// self-service capability; the two-factor entry links to its route, which answers 404 until the
-// two-factor capability lands.
+// session devices, language, and the unverified-email banner. The device list comes with the
+// page (island props: no spinner on first paint); the list entry jumps to it.
 import { Hono } from 'hono';
+import { listDevices } from '../../domain/auth/devices';
 import LanguageSetting from '../../islands/LanguageSetting';
+import SessionDevices, { type SessionDeviceList } from '../../islands/SessionDevices';
+import UnverifiedEmailBanner from '../../islands/UnverifiedEmailBanner';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
 import { renderPage } from '../../ui/render';
@@ -19,12 +21,19 @@ async function myAccount(c: Ctx) {
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
   const sso = isSsoUser(c);
+  const all = await listDevices(deps, c.var.session!);
+  // Only what the screen shows goes into the page (the API answer also carries the address).
+  const view = ({ id, agent, location, lastActivity }: SessionDeviceList['currentSession']) => ({ id, agent, location, lastActivity });
+  const devices: SessionDeviceList = { currentSession: view(all.currentSession), otherSessions: all.otherSessions.map(view) };
   const item = 'flex items-center justify-between border-b border-slate-200 px-4 py-3';
   return renderPage(c, {
     titleKey: 'titles.my-account',
     body: (
       <Frame data={data}>
         <h1 className="mt-0 text-2xl font-semibold">{t('myAccount.heading')}</h1>
+        {user.emailVerifiedAt === null && (
+          <Island name="UnverifiedEmailBanner" component={UnverifiedEmailBanner} props={{ lang, basePath: base, userId: user.id, email: user.email }} />
+        )}
         <p className="text-slate-700" data-testid="signed-in-as">
           {t('myAccount.signedInAs', { name: user.name, email: user.email })}
         </p>
@@ -46,12 +55,15 @@ async function myAccount(c: Ctx) {
             </li>
           )}
           <li className={item}>
-            <span>{t('myAccount.sessionDevices')}</span>
+            <a className="text-blue-800 underline" href="#session-devices-heading">
+              {t('myAccount.sessionDevices')}
+            </a>
           </li>
           <li className={item}>
             <Island name="LanguageSetting" component={LanguageSetting} props={{ lang, basePath: base }} />
           </li>
         </ul>
+        <Island name="SessionDevices" component={SessionDevices} props={{ lang, basePath: base, devices }} />
       </Frame>
     ),
   });

@@ -1,0 +1,196 @@
+// The second factor at login (spec 01 "One-time code and backup code", "Two-factor setup at
+// login"): one-time codes, backup codes, remembered devices and tenant enforcement.
+// Failures are counted per account across login attempts (a new login does not reset them).
+import { and, eq, gt, isNull, or, lt } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { Deps } from '../../deps';
+import { backupCodes, loginChallenges, rememberedDevices, twofaSecrets, users, type Tenant, type User } from '../../db/schema';
+import { AppError } from '../errors';
+import { audit } from '../audit/log';
+import { clear, hit, retryAfter } from '../security/throttle';
+import { decryptSecret } from '../security/secrets';
+import { randomToken, safeEqual, sha256Hex } from '../security/tokens';
+import { completeChallenge, createChallenge, findChallenge, type Challenge, type ChallengeKind, type Fingerprints } from '../auth/challenges';
+import type { PasswordCompliance } from '../auth/compliance';
+import type { ClientInfo } from '../auth/sign-in';
+import { listMemberships, type Membership } from '../tenants/memberships';
+import { backupCodeHash, normaliseBackupCode, totpStep } from './codes';
+import { enableTwofa, sendSmsCode, setupAppSecret, setupBackupCodes } from './setup';
+
+export const REMEMBER_DEVICE_DAYS = 30;
+export const MAX_FAILURES = 5;
+export const LOCK_WINDOW_MS = 15 * 60_000;
+
+const failureLimit = (userId: number) => ({ key: `2fa-login:${userId}`, max: MAX_FAILURES, windowMs: LOCK_WINDOW_MS });
+
+/** Whether the tenants being entered enforce two-factor, and whether they let the user skip. */
+export function enforcement(hostTenant: Tenant | null, memberships: Membership[]): { enforced: boolean; skipAllowed: boolean } {
+  const tenants = hostTenant ? [hostTenant] : memberships.filter((m) => m.member.deactivatedAt === null).map((m) => m.tenant);
+  const enforcing = tenants.filter((t) => t.isFeatureTwofaEnforcementSubscribed && t.isTwofaEnforced);
+  return { enforced: enforcing.length > 0, skipAllowed: enforcing.length > 0 && enforcing.every((t) => t.isTwofaSkipAllowed) };
+}
+
+/** A remembered-device cookie of this user that has not expired. */
+export async function isRememberedDevice(db: Db, userId: number, token: string | undefined, now: number): Promise<boolean> {
+  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+  const row = await db
+    .select({ id: rememberedDevices.id })
+    .from(rememberedDevices)
+    .where(and(eq(rememberedDevices.tokenHash, sha256Hex(token)), eq(rememberedDevices.userId, userId), gt(rememberedDevices.expiresAt, now)))
+    .get();
+  return Boolean(row);
+}
+
+export async function rememberThisDevice(deps: Deps, user: User, agent: { device: string | null; os: string | null; browser: string | null }) {
+  const now = deps.clock.now();
+  const token = randomToken(32);
+  const expiresAt = now + REMEMBER_DEVICE_DAYS * 86_400_000;
+  await deps.db.insert(rememberedDevices).values({ id: randomToken(16), userId: user.id, tokenHash: sha256Hex(token), ...agent, expiresAt, createdAt: now });
+  return { token, expiresAt };
+}
+
+interface StartArgs {
+  user: User;
+  tenantId: number | null;
+  remember: boolean;
+  compliance: PasswordCompliance;
+  fingerprints: Fingerprints;
+  client: ClientInfo;
+}
+
+/** The `enter-otp` step; SMS users get their code now. */
+export async function startOtpChallenge(deps: Deps, p: StartArgs): Promise<string> {
+  const token = await createChallenge(deps, { ...p, kind: 'otp' });
+  if (p.user.twofaMethod === 'sms') {
+    const c = await findChallenge(deps, token, p.tenantId, 'otp');
+    try {
+      await sendChallengeSms(deps, p.user, c!);
+    } catch (e) {
+      // The user can ask for another code from the code page; the login itself goes on.
+      if (!(e instanceof AppError)) console.error(JSON.stringify({ level: 'error', event: 'sms.failed', error: String(e) }));
+    }
+  }
+  return token;
+}
+
+/** The `enable-twofa` step (tenant enforcement). */
+export function startEnableChallenge(deps: Deps, p: StartArgs): Promise<string> {
+  return createChallenge(deps, { ...p, kind: 'enable_twofa' });
+}
+
+async function sendChallengeSms(deps: Deps, user: User, c: Challenge): Promise<void> {
+  const secret = await deps.db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, user.id)).get();
+  if (!secret?.phoneE164) throw new AppError('no-sms-number', 409);
+  await sendSmsCode(
+    deps,
+    user,
+    secret.phoneE164,
+    c.tenantId,
+    async (hash, expiresAt) => {
+      // A new code replaces the old one; the failure count (per account) is untouched.
+      await deps.db.update(loginChallenges).set({ codeHash: hash, codeExpiresAt: expiresAt, codeSentAt: deps.clock.now() }).where(eq(loginChallenges.id, c.id));
+    },
+    c.codeSentAt,
+  );
+}
+
+async function pending(deps: Deps, token: string | undefined, hostTenantId: number | null, kind: ChallengeKind) {
+  const c = await findChallenge(deps, token, hostTenantId, kind);
+  if (!c) throw new AppError('no-pending-login', 401);
+  const user = await deps.db.select().from(users).where(eq(users.id, c.userId)).get();
+  if (!user) throw new AppError('no-pending-login', 401);
+  return { c, user };
+}
+
+async function assertNotLocked(deps: Deps, userId: number) {
+  const wait = await retryAfter(deps.db, failureLimit(userId), deps.clock.now());
+  if (wait > 0) throw new AppError('locked-out', 429, { duration: wait });
+}
+
+async function fail(deps: Deps, c: Challenge, code: 'invalid-otp' | 'invalid-backup-code'): Promise<never> {
+  const now = deps.clock.now();
+  await hit(deps.db, failureLimit(c.userId), now);
+  await audit(deps.db, { tenantId: c.tenantId, actorUserId: c.userId, action: `login.${code}` }, now);
+  throw new AppError(code, 422);
+}
+
+async function finish(deps: Deps, c: Challenge, user: User) {
+  if (!(await completeChallenge(deps, c))) throw new AppError('no-pending-login', 401);
+  await clear(deps.db, failureLimit(user.id).key);
+  return { user, remember: c.remember, compliance: c.compliance as PasswordCompliance, fingerprints: { device: c.deviceFingerprint!, network: c.networkFingerprint } };
+}
+
+/**
+ * POST otp/verify: an authenticator code is accepted once (its time step must be newer than the
+ * last accepted one: compare-and-set), an SMS code only for this login attempt and 10 minutes.
+ */
+export async function verifyLoginOtp(deps: Deps, token: string | undefined, hostTenantId: number | null, otp: string) {
+  const { db, clock, config } = deps;
+  const now = clock.now();
+  const { c, user } = await pending(deps, token, hostTenantId, 'otp');
+  await assertNotLocked(deps, user.id);
+  const secret = await db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, user.id)).get();
+  if (!secret) throw new AppError('no-pending-login', 401);
+  if (secret.method === 'app' && secret.secretCiphertext) {
+    const step = await totpStep(decryptSecret(config.DATA_ENCRYPTION_KEY, secret.secretCiphertext), otp, now, secret.lastUsedStep);
+    if (step === null) return fail(deps, c, 'invalid-otp');
+    const claimed = await db
+      .update(twofaSecrets)
+      .set({ lastUsedStep: step })
+      .where(and(eq(twofaSecrets.userId, user.id), or(isNull(twofaSecrets.lastUsedStep), lt(twofaSecrets.lastUsedStep, step))))
+      .returning({ userId: twofaSecrets.userId });
+    if (claimed.length !== 1) return fail(deps, c, 'invalid-otp');
+  } else {
+    const ok = /^[0-9]{6}$/.test(otp) && c.codeHash !== null && (c.codeExpiresAt ?? 0) > now && safeEqual(sha256Hex(otp), c.codeHash);
+    if (!ok) return fail(deps, c, 'invalid-otp');
+  }
+  return finish(deps, c, user);
+}
+
+/** POST backup-code: each code works once (compare-and-set on the code row). */
+export async function verifyLoginBackupCode(deps: Deps, token: string | undefined, hostTenantId: number | null, input: string) {
+  const { db, clock, config } = deps;
+  const { c, user } = await pending(deps, token, hostTenantId, 'otp');
+  await assertNotLocked(deps, user.id);
+  const code = normaliseBackupCode(input);
+  if (!code) return fail(deps, c, 'invalid-backup-code');
+  const used = await db
+    .update(backupCodes)
+    .set({ usedAt: clock.now() })
+    .where(and(eq(backupCodes.userId, user.id), eq(backupCodes.codeHash, backupCodeHash(config.DATA_ENCRYPTION_KEY, user.id, code)), isNull(backupCodes.usedAt)))
+    .returning({ id: backupCodes.id });
+  if (used.length !== 1) return fail(deps, c, 'invalid-backup-code');
+  await audit(db, { tenantId: c.tenantId, actorUserId: user.id, action: 'login.backup_code_used' }, clock.now());
+  return finish(deps, c, user);
+}
+
+/** POST otp/resend: a new SMS code for this login attempt (once a minute, limited per user/number/tenant). */
+export async function resendLoginSms(deps: Deps, token: string | undefined, hostTenantId: number | null): Promise<void> {
+  const { c, user } = await pending(deps, token, hostTenantId, 'otp');
+  if (user.twofaMethod !== 'sms') throw new AppError('no-sms-number', 409);
+  await sendChallengeSms(deps, user, c);
+}
+
+/** GET setup-twofa-at-login/app: backup codes, manual code and QR for the forced setup. */
+export async function loginSetupDetails(deps: Deps, token: string | undefined, hostTenantId: number | null) {
+  const { user } = await pending(deps, token, hostTenantId, 'enable_twofa');
+  const backup = await setupBackupCodes(deps, user);
+  const app = await setupAppSecret(deps, user);
+  return { backupCodes: backup, ...app };
+}
+
+/** POST setup-twofa-at-login/app {otp}: turns on app 2FA and completes the login. */
+export async function enableAtLogin(deps: Deps, token: string | undefined, hostTenantId: number | null, otp: string) {
+  const { c, user } = await pending(deps, token, hostTenantId, 'enable_twofa');
+  await enableTwofa(deps, user, 'app', otp, c.tenantId);
+  return finish(deps, c, { ...user, twofaMethod: 'app' });
+}
+
+/** POST setup-twofa-at-login/skip: only where every enforcing tenant allows skipping. */
+export async function skipSetupAtLogin(deps: Deps, token: string | undefined, hostTenant: Tenant | null) {
+  const { c, user } = await pending(deps, token, hostTenant?.id ?? null, 'enable_twofa');
+  if (!enforcement(hostTenant, await listMemberships(deps.db, user.id)).skipAllowed) throw new AppError('skip-not-allowed', 403);
+  await audit(deps.db, { tenantId: c.tenantId, actorUserId: user.id, action: 'twofa.setup_skipped' }, deps.clock.now());
+  return finish(deps, c, user);
+}
+

@@ -1,0 +1,183 @@
+// Setting up and turning off two-factor authentication (spec 01 "Two-factor setup"), in the
+// account (behind a fresh password check) and during a forced setup at login. A setup is a
+// pending row; nothing changes for the user until a code from the new factor is confirmed.
+import { and, eq } from 'drizzle-orm';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { Deps } from '../../deps';
+import { backupCodes, rememberedDevices, sessions, twofaPending, twofaSecrets, users, type Session, type User } from '../../db/schema';
+import { getT, type T } from '../../shared/i18n';
+import { AppError, ValidationError } from '../errors';
+import { auditInsert } from '../audit/log';
+import { hit, retryAfter } from '../security/throttle';
+import { decryptSecret, encryptSecret } from '../security/secrets';
+import { safeEqual, sha256Hex } from '../security/tokens';
+import { backupCodeHash, formatBackupCode, newBackupCodes, newSmsCode, newTotpSecret, otpauthUri, qrDataUrl, totpStep } from './codes';
+
+export const PENDING_TTL_MS = 30 * 60_000;
+export const PASSWORD_CHECK_TTL_MS = 15 * 60_000;
+export const SMS_CODE_TTL_MS = 10 * 60_000;
+export const SMS_RESEND_COOLDOWN_S = 60;
+
+export type Method = 'app' | 'sms';
+type Pending = typeof twofaPending.$inferSelect;
+
+/** POST password/verify: the password re-entry that opens the account's 2FA screens. */
+export async function verifyPasswordForSetup(deps: Deps, user: User, session: Session, password: string): Promise<void> {
+  const { db, clock, passwords } = deps;
+  const now = clock.now();
+  const limit = { key: `verify-password:${user.id}`, max: 5, windowMs: 15 * 60_000 };
+  const wait = await retryAfter(db, limit, now);
+  if (wait > 0) throw new AppError('too-many-attempts', 429, { duration: wait });
+  const ok = user.passwordHash ? (await passwords.verify(password, user.passwordHash)).ok : false;
+  if (!ok) {
+    await hit(db, limit, now);
+    throw new AppError('wrong_password', 422);
+  }
+  await db.update(sessions).set({ passwordVerifiedAt: now }).where(eq(sessions.id, session.id));
+}
+
+/** The account 2FA calls need a password check in this session within the last 15 minutes. */
+export function assertRecentPassword(session: Session, now: number): void {
+  if (!session.passwordVerifiedAt || now - session.passwordVerifiedAt > PASSWORD_CHECK_TTL_MS) {
+    throw new AppError('password-verification-required', 403);
+  }
+}
+
+async function loadPending(deps: Deps, userId: number): Promise<Pending | null> {
+  const row = await deps.db.select().from(twofaPending).where(eq(twofaPending.userId, userId)).get();
+  return row && row.expiresAt > deps.clock.now() ? row : null;
+}
+
+async function savePending(deps: Deps, userId: number, set: Partial<typeof twofaPending.$inferInsert>): Promise<void> {
+  const now = deps.clock.now();
+  const existing = await loadPending(deps, userId);
+  const base = existing ? {} : { method: null, secretCiphertext: null, phoneE164: null, backupCodeHashes: null, smsCodeHash: null, smsCodeExpiresAt: null, smsSentAt: null };
+  await deps.db
+    .insert(twofaPending)
+    .values({ userId, ...base, ...set, expiresAt: now + PENDING_TTL_MS, createdAt: now })
+    .onConflictDoUpdate({ target: twofaPending.userId, set: { ...base, ...set, expiresAt: now + PENDING_TTL_MS } });
+}
+
+/** GET twofa/backup-codes: five new codes for this setup (shown once, stored as keyed hashes). */
+export async function setupBackupCodes(deps: Deps, user: User): Promise<string[]> {
+  const codes = newBackupCodes();
+  const key = deps.config.DATA_ENCRYPTION_KEY;
+  await savePending(deps, user.id, { backupCodeHashes: codes.map((c) => backupCodeHash(key, user.id, c)) });
+  return codes.map(formatBackupCode);
+}
+
+/** The authenticator secret of this setup (created on first use), with its QR code. */
+export async function setupAppSecret(deps: Deps, user: User): Promise<{ manualCode: string; qrCode: string }> {
+  const key = deps.config.DATA_ENCRYPTION_KEY;
+  const pending = await loadPending(deps, user.id);
+  let secret = pending?.method === 'app' && pending.secretCiphertext ? decryptSecret(key, pending.secretCiphertext) : null;
+  if (!secret) {
+    secret = newTotpSecret();
+    await savePending(deps, user.id, { method: 'app', secretCiphertext: encryptSecret(key, secret) });
+  }
+  const issuer = getT(user.language)('product.name');
+  return { manualCode: secret.replace(/(.{4})/g, '$1 ').trim(), qrCode: await qrDataUrl(otpauthUri(secret, user.email, issuer)) };
+}
+
+/** A mobile number in E.164 (libphonenumber-js with full metadata), or null. */
+export function mobileE164(contact: string): string | null {
+  const n = parsePhoneNumberFromString(contact);
+  if (!n?.isValid()) return null;
+  const type = n.getType();
+  return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE' ? n.number : null;
+}
+
+/**
+ * Sends an SMS code (10 minutes). Limits: one a minute per user; 5 an hour per user, per number
+ * and 100 an hour per tenant (toll fraud). Answers the seconds to wait when limited.
+ */
+export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantId: number | null, store: (hash: string, expiresAt: number) => Promise<void>, lastSentAt: number | null): Promise<void> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  if (lastSentAt && now - lastSentAt < SMS_RESEND_COOLDOWN_S * 1000) {
+    throw new AppError('Too Many Attempts.', 429, { duration: Math.ceil((SMS_RESEND_COOLDOWN_S * 1000 - (now - lastSentAt)) / 1000) });
+  }
+  const limits = [
+    { key: `sms:user:${user.id}`, max: 5, windowMs: 3_600_000 },
+    { key: `sms:number:${sha256Hex(phone)}`, max: 5, windowMs: 3_600_000 },
+    { key: `sms:tenant:${tenantId ?? 'none'}`, max: 100, windowMs: 3_600_000 },
+  ];
+  const wait = Math.max(...(await Promise.all(limits.map((l) => retryAfter(db, l, now)))));
+  if (wait > 0) throw new AppError('Too Many Attempts.', 429, { duration: wait });
+  await Promise.all(limits.map((l) => hit(db, l, now)));
+  const code = newSmsCode();
+  await store(sha256Hex(code), now + SMS_CODE_TTL_MS);
+  const t = getT(user.language);
+  await deps.sms.send({ to: phone, body: t('sms.code', { code, product: t('product.name'), minutes: SMS_CODE_TTL_MS / 60_000 }), tenantId });
+}
+
+/** POST twofa/sms/otp {contact}: the number to set up, and a code sent to it. */
+export async function setupSms(deps: Deps, t: T, user: User, contact: string, tenantId: number | null): Promise<void> {
+  const phone = mobileE164(contact);
+  if (!phone) throw new ValidationError({ contact: [t('validation.invalidMobile')] });
+  const pending = await loadPending(deps, user.id);
+  const last = pending?.phoneE164 === phone ? pending.smsSentAt : null;
+  await sendSmsCode(deps, user, phone, tenantId, (hash, expiresAt) =>
+    savePending(deps, user.id, { method: 'sms', phoneE164: phone, smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }), last);
+}
+
+/** POST twofa/sms/otp/resend: a new code to the number of this setup. */
+export async function resendSetupSms(deps: Deps, user: User, tenantId: number | null): Promise<void> {
+  const pending = await loadPending(deps, user.id);
+  if (pending?.method !== 'sms' || !pending.phoneE164) throw new AppError('no-pending-setup', 409);
+  await sendSmsCode(deps, user, pending.phoneE164, tenantId, (hash, expiresAt) =>
+    savePending(deps, user.id, { smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }), pending.smsSentAt);
+}
+
+/**
+ * POST twofa/{method} {otp}: confirms the setup with a code from the new factor, then replaces
+ * the user's factor and backup codes, and voids remembered devices, in one batch.
+ */
+export async function enableTwofa(deps: Deps, user: User, method: Method, otp: string, tenantId: number | null): Promise<void> {
+  const { db, clock, config } = deps;
+  const now = clock.now();
+  const limit = { key: `2fa-setup:${user.id}`, max: 5, windowMs: 15 * 60_000 };
+  const wait = await retryAfter(db, limit, now);
+  if (wait > 0) throw new AppError('locked-out', 429, { duration: wait });
+  const pending = await loadPending(deps, user.id);
+  if (!pending || pending.method !== method || !pending.backupCodeHashes?.length) throw new AppError('no-pending-setup', 409);
+
+  let step: number | null = null;
+  let ok = false;
+  if (method === 'app' && pending.secretCiphertext) {
+    step = await totpStep(decryptSecret(config.DATA_ENCRYPTION_KEY, pending.secretCiphertext), otp, now, null);
+    ok = step !== null;
+  } else if (method === 'sms' && pending.smsCodeHash && pending.smsCodeExpiresAt && pending.smsCodeExpiresAt > now) {
+    ok = /^[0-9]{6}$/.test(otp) && safeEqual(sha256Hex(otp), pending.smsCodeHash);
+  }
+  if (!ok) {
+    await hit(db, limit, now);
+    throw new AppError('invalid-otp', 422);
+  }
+  // The pending row is consumed by compare-and-set: one enable per setup.
+  const claimed = await db.delete(twofaPending).where(and(eq(twofaPending.userId, user.id), eq(twofaPending.createdAt, pending.createdAt))).returning({ userId: twofaPending.userId });
+  if (claimed.length !== 1) throw new AppError('no-pending-setup', 409);
+  await db.batch([
+    db.delete(twofaSecrets).where(eq(twofaSecrets.userId, user.id)),
+    db.insert(twofaSecrets).values({ userId: user.id, method, secretCiphertext: method === 'app' ? pending.secretCiphertext : null, phoneE164: method === 'sms' ? pending.phoneE164 : null, lastUsedStep: step, confirmedAt: now, createdAt: now }),
+    db.delete(backupCodes).where(eq(backupCodes.userId, user.id)),
+    db.insert(backupCodes).values(pending.backupCodeHashes.map((codeHash) => ({ userId: user.id, codeHash, createdAt: now }))),
+    db.delete(rememberedDevices).where(eq(rememberedDevices.userId, user.id)),
+    db.update(users).set({ twofaMethod: method, ...(method === 'sms' ? { contactNumber: pending.phoneE164 } : {}), updatedAt: now }).where(eq(users.id, user.id)),
+    auditInsert(db, { tenantId, actorUserId: user.id, action: 'twofa.enabled', details: { method } }, now),
+  ]);
+}
+
+/** DELETE twofa: removes the factor, the backup codes and every remembered device. */
+export async function disableTwofa(deps: Deps, user: User, tenantId: number | null): Promise<void> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  await db.batch([
+    db.delete(twofaSecrets).where(eq(twofaSecrets.userId, user.id)),
+    db.delete(backupCodes).where(eq(backupCodes.userId, user.id)),
+    db.delete(rememberedDevices).where(eq(rememberedDevices.userId, user.id)),
+    db.delete(twofaPending).where(eq(twofaPending.userId, user.id)),
+    db.update(users).set({ twofaMethod: null, updatedAt: now }).where(eq(users.id, user.id)),
+    auditInsert(db, { tenantId, actorUserId: user.id, action: 'twofa.disabled' }, now),
+  ]);
+}

@@ -1,0 +1,217 @@
+// Password inputs with a show/hide toggle, and the live requirements checklist of a new password
+// (spec 01 section 5): the tenant policy's rules plus the guessability test (zxcvbn score >= 2,
+// the user's email penalised). The scorer and its dictionaries (hundreds of KB) load on demand,
+// when a form that needs them is on screen; until then the strength line reads "checking".
+import { useEffect, useMemo, useState, type Ref } from 'react';
+import type { T } from '../shared/i18n';
+import { checkRequirements, MIN_ACCEPTED_SCORE, type PasswordPolicy } from '../shared/password-policy';
+
+type Scorer = (password: string, email?: string | null) => number;
+let scorer: Promise<Scorer> | null = null;
+
+/** Loads the zxcvbn scorer once per page (its own code-split chunk). */
+export function loadScorer(): Promise<Scorer> {
+  scorer ??= import('../shared/password').then((m) => m.passwordScore);
+  return scorer;
+}
+
+/** The score of `password` (-1..4), or null while the scorer loads. */
+export function useScore(password: string, email: string | null): number | null {
+  const [fn, setFn] = useState<Scorer | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadScorer().then((s) => live && setFn(() => s));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return useMemo(() => (fn ? fn(password, email) : null), [fn, password, email]);
+}
+
+/** State of a new password and its confirmation, checked against a policy as the user types. */
+export function useNewPassword(policy: PasswordPolicy | null, email: string | null) {
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const score = useScore(password, email);
+  const requirements = policy ? checkRequirements(password, policy) : [];
+  const meetsPolicy = policy !== null && requirements.every((r) => r.met);
+  const strong = score !== null && score >= MIN_ACCEPTED_SCORE;
+  const acceptable = meetsPolicy && strong;
+  const matches = password === confirmation;
+  return {
+    password,
+    setPassword,
+    confirmation,
+    setConfirmation,
+    score,
+    requirements,
+    strong,
+    acceptable,
+    matches,
+    valid: acceptable && matches && password !== '',
+  };
+}
+export type NewPasswordState = ReturnType<typeof useNewPassword>;
+
+const FIELD = 'block w-full min-w-0 rounded-l border border-slate-500 px-3 py-2 text-base read-only:bg-slate-100';
+
+export interface PasswordInputProps {
+  t: T;
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  autoComplete: 'current-password' | 'new-password';
+  /** Error under the field (also makes the field aria-invalid). */
+  error?: string | null;
+  /** Further ids that describe the field (a checklist). */
+  describedBy?: string;
+  inputRef?: Ref<HTMLInputElement>;
+  disabled?: boolean;
+}
+
+/** A password field with a Show toggle (a pressed button: the text is visible while pressed). */
+export function PasswordInput(p: PasswordInputProps) {
+  const [visible, setVisible] = useState(false);
+  const errorId = `${p.id}-error`;
+  const describedBy = [p.error ? errorId : null, p.describedBy].filter(Boolean).join(' ') || undefined;
+  return (
+    <div>
+      <label htmlFor={p.id} className="font-medium">
+        {p.label}
+      </label>
+      <div className="mt-1 flex">
+        <input
+          ref={p.inputRef}
+          id={p.id}
+          type={visible ? 'text' : 'password'}
+          autoComplete={p.autoComplete}
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          value={p.value}
+          disabled={p.disabled}
+          aria-invalid={p.error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => p.onChange(e.target.value)}
+          className={FIELD}
+        />
+        <button
+          type="button"
+          aria-pressed={visible}
+          aria-controls={p.id}
+          aria-label={p.t('passwordForm.showField', { field: p.label })}
+          onClick={() => setVisible((v) => !v)}
+          className={`shrink-0 rounded-r border border-l-0 border-slate-500 px-3 text-sm text-blue-800 hover:bg-slate-100 ${visible ? 'bg-blue-50' : 'bg-white'}`}
+        >
+          <span aria-hidden="true">{visible ? '◉ ' : '○ '}</span>
+          {p.t('passwordForm.show')}
+        </button>
+      </div>
+      {p.error && (
+        <p id={errorId} className="m-0 mt-1 text-sm text-red-800">
+          {p.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The checklist: one line per policy rule and one for strength, each met or not, in words too. */
+export function RequirementList({ t, id, policy, state }: { t: T; id: string; policy: PasswordPolicy | null; state: NewPasswordState }) {
+  if (!policy) {
+    return (
+      <p id={id} className="m-0 text-sm text-slate-700">
+        {t('passwordForm.loadingPolicy')}
+      </p>
+    );
+  }
+  const lines: { key: string; met: boolean; text: string }[] = state.requirements.map((r) => ({
+    key: r.key,
+    met: r.met,
+    text: t(`passwordForm.requirement.${r.key}`, { count: policy.minimum_password_length }),
+  }));
+  const checking = state.score === null;
+  lines.push({ key: 'strength', met: state.strong, text: t('passwordForm.requirement.strength') });
+  return (
+    <div>
+      <p id={`${id}-title`} className="m-0 text-sm font-medium">
+        {t('passwordForm.requirements')}
+      </p>
+      <ul id={id} aria-labelledby={`${id}-title`} className="m-0 mt-1 list-none p-0 text-sm" data-testid="password-requirements">
+        {lines.map((l) => {
+          const pending = l.key === 'strength' && checking && state.password !== '';
+          return (
+            <li key={l.key} data-met={l.met ? 'true' : 'false'} data-requirement={l.key} className={`flex items-start gap-2 py-0.5 ${l.met ? 'text-green-800' : 'text-slate-800'}`}>
+              <span aria-hidden="true" className="w-4 shrink-0 text-center font-bold">
+                {l.met ? '✓' : pending ? '…' : '✗'}
+              </span>
+              <span>
+                {l.text}
+                <span className="sr-only">
+                  {' '}
+                  ({t(l.met ? 'passwordForm.met' : pending ? 'passwordForm.checking' : 'passwordForm.unmet')})
+                </span>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+export interface NewPasswordFieldsProps {
+  t: T;
+  idPrefix: string;
+  policy: PasswordPolicy | null;
+  state: NewPasswordState;
+  passwordLabel: string;
+  confirmationLabel: string;
+  /** A server message about the new password, shown under it until the user edits it. */
+  passwordError?: string | null;
+  confirmationError?: string | null;
+  onEdit?: () => void;
+  inputRef?: Ref<HTMLInputElement>;
+  disabled?: boolean;
+}
+
+/** New password, its checklist, and the confirmation (with the mismatch message once typed). */
+export function NewPasswordFields(p: NewPasswordFieldsProps) {
+  const { t, state } = p;
+  const listId = `${p.idPrefix}-requirements`;
+  const mismatch = state.confirmation !== '' && !state.matches ? t('passwordRules.confirmationMismatch') : null;
+  return (
+    <>
+      <PasswordInput
+        t={t}
+        id={`${p.idPrefix}-password`}
+        label={p.passwordLabel}
+        value={state.password}
+        onChange={(v) => {
+          state.setPassword(v);
+          p.onEdit?.();
+        }}
+        autoComplete="new-password"
+        error={p.passwordError}
+        describedBy={listId}
+        inputRef={p.inputRef}
+        disabled={p.disabled}
+      />
+      <RequirementList t={t} id={listId} policy={p.policy} state={state} />
+      <PasswordInput
+        t={t}
+        id={`${p.idPrefix}-confirmation`}
+        label={p.confirmationLabel}
+        value={state.confirmation}
+        onChange={(v) => {
+          state.setConfirmation(v);
+          p.onEdit?.();
+        }}
+        autoComplete="new-password"
+        error={mismatch ?? p.confirmationError}
+        disabled={p.disabled}
+      />
+    </>
+  );
+}

@@ -1,0 +1,167 @@
+// Reset password (spec 01 "Reset password screen", section 4 "Reset", section 8 "Reset"): a
+// progress bar while the token is checked (POST password/verify-reset-token), then the policy for
+// the address (GET users/password-policy/{email}), then the form. On success the user is signed
+// in: a 3-second countdown, then the redirection step.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api } from '../shared/api';
+import { getT, type Lang } from '../shared/i18n';
+import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
+import type { AppKey, RedirectionInput } from '../shared/redirection';
+import { redirectionFor, type SignedInUser } from '../shared/signed-in';
+import { NewPasswordFields, useNewPassword } from './PasswordFields';
+import Redirection from './Redirection';
+
+export interface ResetFormProps {
+  lang: Lang;
+  basePath: string;
+  email: string;
+  token: string;
+  hostTenantId: number | null;
+  appUrls: Record<AppKey, string>;
+}
+
+/** Seconds between the success message and the redirection step (spec 01 section 9). */
+export const RESET_COUNTDOWN = 3;
+
+type Phase = 'verifying' | 'invalid' | 'form' | 'done';
+
+export default function ResetForm(p: ResetFormProps) {
+  const t = getT(p.lang);
+  const [phase, setPhase] = useState<Phase>(p.email && p.token ? 'verifying' : 'invalid');
+  const [policy, setPolicy] = useState<PasswordPolicy | null>(null);
+  const next = useNewPassword(policy, p.email);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [countdown, setCountdown] = useState(RESET_COUNTDOWN);
+  const [redirection, setRedirection] = useState<RedirectionInput | null>(null);
+  const [signedIn, setSignedIn] = useState<RedirectionInput | null>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const messageRef = useRef<HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    if (phase !== 'verifying') return;
+    void (async () => {
+      const v = await api(p.basePath, 'POST', 'password/verify-reset-token', { email: p.email, token: p.token });
+      if (!v.ok) return setPhase('invalid');
+      const pol = await api<PasswordPolicy>(p.basePath, 'GET', `users/password-policy/${encodeURIComponent(p.email)}`);
+      setPolicy(pol.ok && typeof pol.data.minimum_password_length === 'number' ? pol.data : DEFAULT_POLICY);
+      setPhase('form');
+    })();
+  }, []);
+  useEffect(() => {
+    if (phase === 'form') passwordRef.current?.focus();
+    if (phase === 'invalid' || phase === 'done') messageRef.current?.focus();
+  }, [phase]);
+  useEffect(() => {
+    if (phase !== 'done' || countdown <= 0) return;
+    const id = setTimeout(() => setCountdown((n) => n - 1), 1000);
+    return () => clearTimeout(id);
+  }, [phase, countdown]);
+  useEffect(() => {
+    if (phase === 'done' && countdown <= 0 && signedIn) setRedirection(signedIn);
+  }, [phase, countdown, signedIn]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!next.valid || busy) return;
+    setBusy(true);
+    setError(null);
+    const r = await api<{ user?: SignedInUser | null; requires_login?: boolean; errors?: Record<string, string[]>; duration?: number }>(
+      p.basePath,
+      'POST',
+      'password/reset',
+      { email: p.email, password: next.password, password_confirmation: next.confirmation, token: p.token },
+    );
+    setBusy(false);
+    if (r.ok && r.data.requires_login) {
+      // Two-factor users (and anyone who may not enter here) sign in again with the new password.
+      return window.location.assign(`${p.basePath}/login?notice=password-set`);
+    }
+    if (r.ok && r.data.user) {
+      setSignedIn(redirectionFor(r.data.user, { hostTenantId: p.hostTenantId, continuePath: null, basePath: p.basePath, appUrls: p.appUrls }));
+      return setPhase('done');
+    }
+    if (r.status === 422 && r.data.errors) {
+      const first = r.data.errors.email?.[0] ?? r.data.errors.password?.[0] ?? r.data.errors.password_confirmation?.[0];
+      return setError(first ?? t('reset.failed'));
+    }
+    if (r.status === 429 && typeof r.data.duration === 'number') return setError(t('reset.throttled', { seconds: r.data.duration }));
+    setError(t('reset.failed'));
+  };
+
+  if (redirection) return <Redirection lang={p.lang} input={redirection} />;
+
+  if (phase === 'verifying') {
+    return (
+      <div className="py-4">
+        <p id="reset-verifying" className="mt-0 text-center text-slate-700">
+          {t('reset.verifying')}
+        </p>
+        <div role="progressbar" aria-labelledby="reset-verifying" className="h-2 overflow-hidden rounded bg-slate-200" data-testid="reset-progress">
+          <div className="h-full w-1/3 animate-pulse rounded bg-blue-800" />
+        </div>
+      </div>
+    );
+  }
+  if (phase === 'invalid') {
+    return (
+      <div>
+        <p ref={messageRef} tabIndex={-1} role="alert" className="mt-0 rounded border border-amber-700 bg-amber-50 p-3 text-amber-950" data-testid="reset-invalid">
+          {t('reset.invalid')}
+        </p>
+        <a href={`${p.basePath}/forgot`} className="mt-4 block w-full rounded bg-blue-800 px-4 py-2 text-center text-base font-medium text-white no-underline hover:bg-blue-900">
+          {t('reset.tryAgain')}
+        </a>
+      </div>
+    );
+  }
+  if (phase === 'done') {
+    return (
+      <p ref={messageRef} tabIndex={-1} role="status" className="mt-0 rounded border border-green-700 bg-green-50 p-3 text-green-900" data-testid="reset-success">
+        {t('reset.success', { seconds: countdown })}
+      </p>
+    );
+  }
+
+  const primary =
+    'w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+  return (
+    <div>
+      <div aria-live="polite">
+        {error && (
+          <p role="alert" className="rounded border border-red-700 bg-red-50 p-3 text-red-900" data-testid="reset-error">
+            {error}
+          </p>
+        )}
+      </div>
+      <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+        <div>
+          <label htmlFor="reset-email" className="font-medium">
+            {t('reset.email')}
+          </label>
+          <input
+            id="reset-email"
+            type="email"
+            autoComplete="username"
+            value={p.email}
+            readOnly
+            className="mt-1 block w-full rounded border border-slate-500 bg-slate-100 px-3 py-2 text-base"
+          />
+        </div>
+        <NewPasswordFields
+          t={t}
+          idPrefix="reset"
+          policy={policy}
+          state={next}
+          passwordLabel={t('reset.password')}
+          confirmationLabel={t('reset.confirmation')}
+          inputRef={passwordRef}
+          onEdit={() => error && setError(null)}
+        />
+        <button type="submit" disabled={!next.valid || busy} className={primary}>
+          {t('reset.submit')}
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+// Two-factor calls of spec 01 section 7: account setup (behind a fresh password check, never for
+// SSO users) and the login side (one-time code, backup code, resend, forced setup at login).
+import { Hono, type MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { deviceFingerprints, rememberDevice } from '../../domain/auth/additional-challenge';
+import type { PasswordCompliance } from '../../domain/auth/compliance';
+import { checkEntry, startSession } from '../../domain/auth/sign-in';
+import { parseAgent } from '../../domain/auth/user-agent';
+import { AppError } from '../../domain/errors';
+import { listMemberships } from '../../domain/tenants/memberships';
+import {
+  enableAtLogin,
+  loginSetupDetails,
+  rememberThisDevice,
+  resendLoginSms,
+  skipSetupAtLogin,
+  verifyLoginBackupCode,
+  verifyLoginOtp,
+} from '../../domain/twofa/login';
+import {
+  assertRecentPassword,
+  disableTwofa,
+  enableTwofa,
+  resendSetupSms,
+  setupAppSecret,
+  setupBackupCodes,
+  setupSms,
+  verifyPasswordForSetup,
+} from '../../domain/twofa/setup';
+import type { User } from '../../db/schema';
+import type { Fingerprints } from '../../domain/auth/challenges';
+import { backupCodeSchema, otpLoginSchema, otpSchema, smsContactSchema, verifyPasswordSchema } from '../../shared/schemas';
+import { challengeToken, clearChallengeCookie, clientInfo, signedIn } from '../auth-helpers';
+import { cookieName, type AppEnv, type AuthedEnv, type Ctx } from '../env';
+import { isSsoUser, requireSession } from '../middleware/guards';
+import { readJson } from './validate';
+
+export const REMEMBER_COOKIE = 'portal_2fa_device';
+
+export const twofaApi = new Hono<AppEnv>();
+
+/** Account 2FA: signed in, not an SSO user. */
+const notSso: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+  if (isSsoUser(c as unknown as Ctx)) return c.json({ message: 'forbidden' }, 403);
+  return next();
+};
+/** ...and the password re-entered in this session within 15 minutes. */
+const recentPassword: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+  assertRecentPassword(c.var.session, c.var.deps.clock.now());
+  return next();
+};
+const account = [requireSession, notSso] as const;
+const setup = [requireSession, notSso, recentPassword] as const;
+
+twofaApi.post('/password/verify', ...account, async (c) => {
+  const { password } = await readJson(c, verifyPasswordSchema);
+  await verifyPasswordForSetup(c.var.deps, c.var.user, c.var.session, password);
+  return c.json({ message: 'verified' });
+});
+
+twofaApi.get('/twofa/backup-codes', ...setup, async (c) => c.json({ backupCodes: await setupBackupCodes(c.var.deps, c.var.user) }));
+twofaApi.get('/twofa/app/qr', ...setup, async (c) => c.json({ qrCode: (await setupAppSecret(c.var.deps, c.var.user)).qrCode }));
+twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => c.json({ manualCode: (await setupAppSecret(c.var.deps, c.var.user)).manualCode }));
+
+twofaApi.post('/twofa/sms/otp', ...setup, async (c) => {
+  const { contact } = await readJson(c, smsContactSchema);
+  await setupSms(c.var.deps, c.var.t, c.var.user, contact, c.var.hostTenant?.id ?? null);
+  return c.json({ message: 'sent' });
+});
+
+twofaApi.post('/twofa/sms/otp/resend', ...setup, async (c) => {
+  await resendSetupSms(c.var.deps, c.var.user, c.var.hostTenant?.id ?? null);
+  return c.json({ message: 'sent' });
+});
+
+twofaApi.post('/twofa/:method{app|sms}', ...setup, async (c) => {
+  const { otp } = await readJson(c, otpSchema);
+  const method = c.req.param('method') as 'app' | 'sms';
+  await enableTwofa(c.var.deps, c.var.user, method, otp, c.var.hostTenant?.id ?? null);
+  return c.json({ message: 'success', twofa_method: method });
+});
+
+twofaApi.delete('/twofa', ...setup, async (c) => {
+  await disableTwofa(c.var.deps, c.var.user, c.var.hostTenant?.id ?? null);
+  return c.json({ message: 'success' });
+});
+
+/** The end of every second-factor step at login: entry rules again, then the session. */
+async function completeLogin(
+  c: Ctx,
+  done: { user: User; remember: boolean; compliance: PasswordCompliance; fingerprints: Fingerprints },
+  twofaPassed: boolean,
+  rememberThis = false,
+) {
+  const { deps, hostTenant } = c.var;
+  const client = clientInfo(c);
+  clearChallengeCookie(c);
+  const entry = await checkEntry(deps, done.user, await listMemberships(deps.db, done.user.id), hostTenant, client);
+  if (entry.kind === 'sso') throw new AppError('redirect-to-sso', 409, { initial_subdomain: entry.initialSubdomain });
+  await rememberDevice(deps.db, done.user.id, done.fingerprints, deps.clock.now());
+  if (rememberThis) {
+    const agent = parseAgent(client.userAgent);
+    const r = await rememberThisDevice(deps, done.user, agent);
+    setCookie(c, cookieName(c, REMEMBER_COOKIE), r.token, { path: '/', httpOnly: true, secure: c.var.https, sameSite: 'Lax', expires: new Date(r.expiresAt) });
+  }
+  const session = await startSession(deps, { user: done.user, hostTenant, remember: done.remember, twofaPassed, authMethod: 'password', client, action: 'login.succeeded' });
+  return signedIn(c, done.user, session, done.compliance);
+}
+
+twofaApi.post('/otp/verify', async (c) => {
+  const { otp, rememberDevice: rememberThis } = await readJson(c, otpLoginSchema);
+  const done = await verifyLoginOtp(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, otp);
+  return completeLogin(c, done, true, rememberThis);
+});
+
+twofaApi.post('/backup-code', async (c) => {
+  const { backupCode } = await readJson(c, backupCodeSchema);
+  const done = await verifyLoginBackupCode(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, backupCode);
+  return completeLogin(c, done, true);
+});
+
+twofaApi.post('/otp/resend', async (c) => {
+  await resendLoginSms(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null);
+  return c.json({ message: 'sent' });
+});
+
+twofaApi.get('/setup-twofa-at-login/app', async (c) => c.json(await loginSetupDetails(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null)));
+
+twofaApi.post('/setup-twofa-at-login/app', async (c) => {
+  const { otp } = await readJson(c, otpSchema);
+  const done = await enableAtLogin(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, otp);
+  return completeLogin(c, done, true);
+});
+
+twofaApi.post('/setup-twofa-at-login/skip', async (c) => {
+  const done = await skipSetupAtLogin(c.var.deps, challengeToken(c), c.var.hostTenant);
+  return completeLogin(c, done, false);
+});
+
+export function rememberedDeviceCookie(c: Ctx): string | undefined {
+  return getCookie(c, cookieName(c, REMEMBER_COOKIE));
+}

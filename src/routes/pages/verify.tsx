@@ -1,0 +1,27 @@
+// Email verification link (spec 01 "Registration and verification pages"): /verify/:email?expires&id&signature.
+import { Hono } from 'hono';
+import VerifyEmail from '../../islands/VerifyEmail';
+import { Island } from '../../ui/Island';
+import { PublicCard } from '../../ui/PublicCard';
+import { renderPage } from '../../ui/render';
+import type { AppEnv } from '../env';
+import { signedLinkProps } from './signed-link';
+
+export const verifyPages = new Hono<AppEnv>();
+
+verifyPages.get('/verify/:email', (c) => {
+  const { deps, t, lang, user } = c.var;
+  const { id, expires, signature, expired } = signedLinkProps(c);
+  return renderPage(c, {
+    titleKey: 'titles.verify',
+    body: (
+      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('verify.heading')}>
+        <Island
+          name="VerifyEmail"
+          component={VerifyEmail}
+          props={{ lang, basePath: deps.config.BASE_PATH, id, expires, signature, expired, signedIn: Boolean(user) }}
+        />
+      </PublicCard>
+    ),
+  });
+});

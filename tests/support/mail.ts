@@ -1,4 +1,4 @@
-// Reads the mail the portal wrote to the outbox (the test harness's mailer).
+// Reads the mail and SMS the portal wrote to the outbox (the test harness's mailer and SMS sender).
 import { desc, eq } from 'drizzle-orm';
 import { outbox } from '../../src/db/schema';
 import type { Harness } from './harness';

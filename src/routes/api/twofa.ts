@@ -2,7 +2,7 @@
 // SSO users) and the login side (one-time code, backup code, resend, forced setup at login).
 import { Hono, type MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { deviceFingerprints, rememberDevice } from '../../domain/auth/additional-challenge';
+import { rememberDevice } from '../../domain/auth/additional-challenge';
 import type { PasswordCompliance } from '../../domain/auth/compliance';
 import { checkEntry, startSession } from '../../domain/auth/sign-in';
 import { parseAgent } from '../../domain/auth/user-agent';

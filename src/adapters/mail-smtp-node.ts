@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import type { Mailer } from '../deps';
 import { parseSmtpUrl } from './smtp-url';
 
-export function smtpMailerNode(url: string, from: string): Mailer {
+export function smtpMailerNode(url: string, from: string): Mailer & { close(): void } {
   const s = parseSmtpUrl(url);
   const transport = nodemailer.createTransport({
     host: s.host,
@@ -18,5 +18,7 @@ export function smtpMailerNode(url: string, from: string): Mailer {
     async send(m) {
       await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text });
     },
+    /** Ends the pooled connections (shutdown, tests). */
+    close: () => transport.close(),
   };
 }

@@ -2,15 +2,18 @@
 // (UnoCSS). Output: dist/public<BASE_PATH>/assets, served by Workers Assets and by the Node entry.
 import { build } from 'esbuild';
 import { createGenerator } from 'unocss';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = (process.env.BASE_PATH ?? '/accounts').replace(/\/+$/, '');
-const out = `${root}dist/public${base}/assets`;
+// Built into a fresh folder, then swapped in, so a server running meanwhile never sees a
+// half-empty asset folder for longer than one rename.
+const staging = `${root}dist/public.${process.pid}`;
+const out = `${staging}${base}/assets`;
 
-await rm(`${root}dist/public`, { recursive: true, force: true });
+await rm(staging, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 
 const result = await build({
@@ -45,6 +48,11 @@ const { css } = await uno.generate(source, { minify: true });
 const reset = await readFile(`${root}node_modules/@unocss/reset/tailwind.css`, 'utf8');
 await writeFile(`${out}/app.css`, reset.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ') + css);
 
+await rm(`${root}dist/public.old`, { recursive: true, force: true });
+await rename(`${root}dist/public`, `${root}dist/public.old`).catch(() => undefined);
+await rename(staging, `${root}dist/public`);
+await rm(`${root}dist/public.old`, { recursive: true, force: true });
+
 const sizes = Object.entries(result.metafile.outputs).map(([f, o]) => `${f.replace(root, '')} ${o.bytes}`);
 if (process.env.BUILD_VERBOSE) console.log(sizes.join('\n'));
-console.log(`Built assets in ${out.replace(root, '')} (css ${gzipSync(css).length} B gzip)`);
+console.log(`Built assets in dist/public${base}/assets (css ${gzipSync(css).length} B gzip)`);

@@ -25,6 +25,8 @@ import { resetPages } from './routes/pages/reset';
 import { verifyPages } from './routes/pages/verify';
 import { handoffPages } from './routes/pages/handoff';
 import { loginPages } from './routes/pages/login';
+import { twofaPages } from './routes/pages/twofa';
+import { twofaLoginPages } from './routes/pages/twofa-login';
 import { renderErrorPage } from './ui/render';
 
 /** JSON bodies above this are refused before parsing (uploads get their own limit). */
@@ -65,6 +67,8 @@ export function createApp(deps: Deps) {
   pages.route('/', resetPages);
   pages.route('/', registerPages);
   pages.route('/', verifyPages);
+  pages.route('/', twofaPages);
+  pages.route('/', twofaLoginPages);
   app.route(base, pages);
   app.get('/', (c) => c.redirect(`${base}/login`, 302));
   if (deps.config.DEV_MODE) app.route('/', devPages(base, appUrls(deps.config)));

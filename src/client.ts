@@ -18,6 +18,13 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   SessionDevices: () => import('./islands/SessionDevices'),
   UnverifiedEmailBanner: () => import('./islands/UnverifiedEmailBanner'),
   AdditionalChallengeForm: () => import('./islands/AdditionalChallengeForm'),
+  AccountNotice: () => import('./islands/AccountNotice'),
+  VerifyPasswordForm: () => import('./islands/VerifyPasswordForm'),
+  TwofaSetup: () => import('./islands/TwofaSetup'),
+  TwofaDisable: () => import('./islands/TwofaDisable'),
+  OtpForm: () => import('./islands/OtpForm'),
+  BackupCodeForm: () => import('./islands/BackupCodeForm'),
+  SetupTwofaAtLogin: () => import('./islands/SetupTwofaAtLogin'),
 };
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

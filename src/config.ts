@@ -33,6 +33,11 @@ export const configSchema = z.object({
   TRUST_PROXY: z.enum(['none', 'x-forwarded-for', 'x-real-ip', 'cf-connecting-ip']).default('none'),
   MAIL_FROM: z.string().default('Portal <no-reply@localhost>'),
   SMTP_URL: z.string().optional(),
+  /** Where get-more-services requests and contract applications are mailed (the provider's sales). */
+  SALES_EMAIL: z.string().optional(),
+  /** Links of the trial-expired prompt. */
+  PLAN_URL: z.string().url().default('https://example.com/plans'),
+  INQUIRY_URL: z.string().url().default('https://example.com/inquiry'),
   /** Twilio-style SMS API: POST form {To, From, Body} with HTTP basic auth. */
   SMS_API_URL: z.string().url().optional(),
   SMS_API_USER: z.string().optional(),

@@ -73,6 +73,9 @@ export const users = sqliteTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash'),
     passwordChangedAt: integer('password_changed_at'),
+    /** zxcvbn score of the current password, taken when it was set (it depends only on the
+     *  password and the email), so a login does not pay for scoring again. */
+    passwordScore: integer('password_score'),
     contactNumber: text('contact_number'),
     twofaMethod: text('twofa_method', { enum: ['app', 'sms'] }),
     emailVerifiedAt: integer('email_verified_at'),
@@ -466,6 +469,8 @@ export const contractDetails = sqliteTable('contract_details', {
   contractEndsAt: integer('contract_ends_at'),
   contractRenewsAt: integer('contract_renews_at'),
   featureNegotiationsUsersLimit: integer('feature_negotiations_users_limit').notNull().default(0),
+  /** Reported by the card app (negotiation features live there). */
+  negotiationsActiveAccounts: integer('negotiations_active_accounts').notNull().default(0),
   featureBulkEmailMonthlyLimit: integer('feature_bulk_email_monthly_limit').notNull().default(0),
   bulkEmailMonthlyUsage: integer('bulk_email_monthly_usage').notNull().default(0),
   isFeatureKintoneSubscribed: bool('is_feature_kintone_subscribed'),

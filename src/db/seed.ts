@@ -3,6 +3,7 @@
 import { count } from 'drizzle-orm';
 import type { PasswordHasher } from '../domain/auth/passwords';
 import { encryptSecret } from '../domain/security/secrets';
+import { passwordScore } from '../shared/password';
 import type { Db } from './client';
 import {
   contractDetails,
@@ -35,6 +36,7 @@ export async function seedDemo(db: Db, passwords: PasswordHasher, now: number, d
     email,
     passwordHash: hash,
     passwordChangedAt: now,
+    passwordScore: passwordScore(DEMO_PASSWORD, email),
     emailVerifiedAt: now,
     language: 'ja' as const,
     createdAt: now,

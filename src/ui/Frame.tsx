@@ -2,7 +2,9 @@
 import type { ReactNode } from 'react';
 import type { Config } from '../config';
 import type { T, Lang } from '../shared/i18n';
+import type { AccountNoticeName } from '../shared/notices';
 import type { AppKey } from '../shared/redirection';
+import AccountNotice from '../islands/AccountNotice';
 import Toolbar from '../islands/Toolbar';
 import { Island } from './Island';
 
@@ -18,6 +20,8 @@ export interface FrameData {
   tenants: { id: number; name: string; hostLabel: string; current: boolean }[];
   currentPath: string;
   activeRoute: string | null;
+  /** A toast named by the page's `?notice=` query (src/shared/notices.ts), or none. */
+  notice?: AccountNoticeName | null;
 }
 
 function NavLink({ href, active, children }: { href: string; active: boolean; children: ReactNode }) {
@@ -103,6 +107,7 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
           </p>
         </nav>
         <main id="main" className="min-w-0 flex-1 p-6">
+          {data.notice && <Island name="AccountNotice" component={AccountNotice} props={{ lang: data.lang, notice: data.notice }} />}
           {children}
         </main>
       </div>

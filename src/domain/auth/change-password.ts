@@ -10,7 +10,7 @@ import { auditInsert } from '../audit/log';
 import { sendMail } from '../mail/messages';
 import { clear, hit, retryAfter } from '../security/throttle';
 import { activeOnly, listMemberships } from '../tenants/memberships';
-import { applicablePolicy } from './compliance';
+import { applicablePolicy, passwordColumns } from './compliance';
 import { assertNewPassword } from './password-rules';
 
 export async function changePassword(
@@ -36,9 +36,8 @@ export async function changePassword(
     throw new AppError('The given data was invalid.', 422, { errors: { new_password: [t('passwordRules.server.sameAsCurrent')] } });
   }
 
-  const hash = await passwords.hash(p.next);
   await db.batch([
-    db.update(users).set({ passwordHash: hash, passwordChangedAt: now, updatedAt: now }).where(eq(users.id, p.user.id)),
+    db.update(users).set(await passwordColumns(passwords, p.next, p.user.email, now)).where(eq(users.id, p.user.id)),
     db.delete(sessions).where(and(eq(sessions.userId, p.user.id), ne(sessions.id, p.session.id))),
     db.delete(rememberedDevices).where(eq(rememberedDevices.userId, p.user.id)),
     auditInsert(db, { tenantId: p.hostTenant?.id ?? null, actorUserId: p.user.id, action: 'password.changed', ipAddress: p.ip }, now),

@@ -17,11 +17,17 @@ export function applicablePolicy(hostTenant: Tenant | null, memberTenants: Tenan
   return hostTenant ? tenantPolicy(hostTenant) : strictestPolicy(memberTenants.map(tenantPolicy));
 }
 
-export function passwordCompliance(password: string, email: string, policy: PasswordPolicy) {
+/** `knownScore`: the score stored when the password was set; computed only when missing. */
+export function passwordCompliance(password: string, email: string, policy: PasswordPolicy, knownScore: number | null = null) {
   return {
     meets_current_policy: meetsPolicy(password, policy),
-    score: passwordScore(password, email),
+    score: knownScore ?? passwordScore(password, email),
     policy,
   };
+}
+
+/** The columns every way of setting a password writes (hash, time, strength). */
+export async function passwordColumns(passwords: { hash(p: string): Promise<string> }, password: string, email: string, now: number) {
+  return { passwordHash: await passwords.hash(password), passwordChangedAt: now, passwordScore: passwordScore(password, email), updatedAt: now };
 }
 export type PasswordCompliance = ReturnType<typeof passwordCompliance>;

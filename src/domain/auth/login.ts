@@ -84,12 +84,13 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
   if (entry.kind === 'sso') return { kind: 'redirect-to-sso', initialSubdomain: entry.initialSubdomain };
 
   await Promise.all(limits.slice(0, 2).map((l) => clear(db, l.key)));
-  if (verdict.needsRehash) {
-    await db.update(users).set({ passwordHash: await passwords.hash(req.password), updatedAt: now }).where(eq(users.id, user.id));
-  }
-
   const policy = applicablePolicy(req.hostTenant, activeOnly(memberships).map((m) => m.tenant));
-  const compliance = passwordCompliance(req.password, email, policy);
+  const compliance = passwordCompliance(req.password, email, policy, user.passwordScore);
+  if (verdict.needsRehash || user.passwordScore === null) {
+    // Legacy hash, or a score never taken (imported accounts): store both once.
+    const hash = verdict.needsRehash ? await passwords.hash(req.password) : user.passwordHash;
+    await db.update(users).set({ passwordHash: hash, passwordScore: compliance.score, updatedAt: now }).where(eq(users.id, user.id));
+  }
   const fingerprints = deviceFingerprints(req.deviceToken, req.client.ip);
 
   const pending = { user, tenantId, remember: req.remember, compliance, fingerprints, client: req.client };

@@ -13,7 +13,7 @@ import { hit, retryAfter } from '../security/throttle';
 import { randomToken, sha256Hex } from '../security/tokens';
 import { publicOrigin } from '../tenants/hosts';
 import { activeOnly, listMemberships } from '../tenants/memberships';
-import { applicablePolicy } from './compliance';
+import { applicablePolicy, passwordColumns } from './compliance';
 import { assertNewPassword } from './password-rules';
 
 export const RESET_TTL_MS = 60 * 60_000;
@@ -103,13 +103,13 @@ export async function resetPassword(
     .returning({ id: passwordResets.id });
   if (claimed.length !== 1) throw new AppError('failed_to_reset_password', 400);
 
-  const hash = await passwords.hash(p.password);
+  const columns = await passwordColumns(passwords, p.password, found.user.email, now);
   await db.batch([
-    db.update(users).set({ passwordHash: hash, passwordChangedAt: now, emailVerifiedAt: found.user.emailVerifiedAt ?? now, updatedAt: now }).where(eq(users.id, found.user.id)),
+    db.update(users).set({ ...columns, emailVerifiedAt: found.user.emailVerifiedAt ?? now }).where(eq(users.id, found.user.id)),
     db.delete(sessions).where(eq(sessions.userId, found.user.id)),
     db.delete(rememberedDevices).where(eq(rememberedDevices.userId, found.user.id)),
     db.delete(passwordResets).where(and(eq(passwordResets.userId, found.user.id), ne(passwordResets.id, found.reset.id))),
     auditInsert(db, { tenantId: found.reset.tenantId, actorUserId: found.user.id, action: 'password.reset', ipAddress: p.ip }, now),
   ]);
-  return { ...found.user, passwordHash: hash, passwordChangedAt: now };
+  return { ...found.user, ...columns };
 }

@@ -13,7 +13,7 @@ import { hit, retryAfter } from '../security/throttle';
 import { sha256Hex } from '../security/tokens';
 import { publicOrigin } from '../tenants/hosts';
 import { activeOnly, listMemberships } from '../tenants/memberships';
-import { applicablePolicy } from './compliance';
+import { applicablePolicy, passwordColumns } from './compliance';
 import { sign, signatureMatches } from './links';
 import { assertNewPassword } from './password-rules';
 
@@ -106,12 +106,12 @@ export async function register(
   assertNewPassword(t, { password: p.password, confirmation: p.confirmation, policy, email: user.email, field: 'password', confirmationField: 'password_confirmation' });
   if (!(await useLink(deps, link.id))) throw new AppError('already-registered', 409);
   const now = clock.now();
-  const hash = await passwords.hash(p.password);
+  const columns = await passwordColumns(passwords, p.password, user.email, now);
   await db.batch([
-    db.update(users).set({ passwordHash: hash, passwordChangedAt: now, emailVerifiedAt: user.emailVerifiedAt ?? now, updatedAt: now }).where(and(eq(users.id, user.id), isNull(users.passwordHash))),
+    db.update(users).set({ ...columns, emailVerifiedAt: user.emailVerifiedAt ?? now }).where(and(eq(users.id, user.id), isNull(users.passwordHash))),
     auditInsert(db, { tenantId: link.tenantId, actorUserId: user.id, action: 'user.registered', ipAddress: p.ip }, now),
   ]);
-  return { ...user, passwordHash: hash, emailVerifiedAt: user.emailVerifiedAt ?? now };
+  return { ...user, ...columns, emailVerifiedAt: user.emailVerifiedAt ?? now };
 }
 
 /** POST users/verify/{id}: confirms the address. */

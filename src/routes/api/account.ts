@@ -71,7 +71,7 @@ async function signInAfterPasswordSet(c: Ctx, user: User, password: string) {
   await rememberDevice(deps.db, user.id, deviceFingerprints(deviceToken(c), client.ip), deps.clock.now());
   const session = await startSession(deps, { user, hostTenant, remember: false, twofaPassed: false, authMethod: 'password', client, action: 'login.succeeded' });
   const policy = await policyForEmail(deps, user.email, hostTenant);
-  return signedIn(c, user, session, passwordCompliance(password, user.email, policy));
+  return signedIn(c, user, session, passwordCompliance(password, user.email, policy, user.passwordScore));
 }
 
 accountApi.post('/password/reset', async (c) => {

@@ -1,5 +1,6 @@
 import { canonicalLabel } from '../../domain/tenants/hosts';
 import { activeOnly, listMemberships } from '../../domain/tenants/memberships';
+import { accountNotice } from '../../shared/notices';
 import type { FrameData } from '../../ui/Frame';
 import type { Ctx } from '../env';
 import { hasAccess } from '../middleware/guards';
@@ -11,6 +12,9 @@ export async function loadFrame(c: Ctx) {
   const host = c.var.hostTenant;
   const current = host ? memberships.find((m) => m.tenant.id === host.id) : undefined;
   const url = new URL(c.req.url);
+  const notice = accountNotice(url.searchParams.get('notice'));
+  // The notice is shown once: the same page on another tenant's host goes without it.
+  if (notice) url.searchParams.delete('notice');
   const data: FrameData = {
     lang: c.var.lang,
     t: c.var.t,
@@ -22,6 +26,7 @@ export async function loadFrame(c: Ctx) {
     tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), current: m.tenant.id === host?.id })),
     currentPath: url.pathname + url.search,
     activeRoute: c.var.route?.name ?? null,
+    notice,
   };
   return { data, memberships, current };
 }

@@ -1,0 +1,76 @@
+// Tenant contacts (spec 02 "Contact details"): one primary (edit only) and an optional billing
+// contact (register, edit, delete). Ids of another tenant are 404s.
+import { and, eq } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { tenantContacts, type Tenant } from '../../db/schema';
+import { AppError } from '../errors';
+import { audit } from '../audit/log';
+import type { Actor } from '../tenants/settings';
+
+export interface ContactInput {
+  companyName: string;
+  name: string;
+  department?: string | null;
+  position?: string | null;
+  email: string;
+  contactNumber: string;
+  postalCode: string;
+  address: string;
+}
+
+type Row = typeof tenantContacts.$inferSelect;
+const view = (r: Row | undefined) =>
+  r
+    ? { id: r.id, company_name: r.companyName, name: r.name, department: r.department, position: r.position, email: r.email, contact_number: r.contactNumber, postal_code: r.postalCode, address: r.address }
+    : null;
+
+const values = (p: ContactInput) => ({
+  companyName: p.companyName,
+  name: p.name,
+  department: p.department || null,
+  position: p.position || null,
+  email: p.email,
+  contactNumber: p.contactNumber,
+  postalCode: p.postalCode,
+  address: p.address,
+});
+
+export async function getContacts(deps: Deps, tenant: Tenant) {
+  const rows = await deps.db.select().from(tenantContacts).where(eq(tenantContacts.tenantId, tenant.id));
+  return { primary_contact: view(rows.find((r) => r.kind === 'primary')), billing_contact: view(rows.find((r) => r.kind === 'billing')) };
+}
+
+export async function createBillingContact(deps: Deps, tenant: Tenant, p: ContactInput, actor: Actor) {
+  const now = deps.clock.now();
+  const row = await deps.db
+    .insert(tenantContacts)
+    .values({ tenantId: tenant.id, kind: 'billing', ...values(p), createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (!row) throw new AppError('billing-contact-exists', 409);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'contact.billing_created', targetType: 'contact', targetId: row.id, ipAddress: actor.ip }, now);
+  return view(row);
+}
+
+export async function updateContact(deps: Deps, tenant: Tenant, id: number, p: ContactInput, actor: Actor) {
+  const now = deps.clock.now();
+  const row = await deps.db
+    .update(tenantContacts)
+    .set({ ...values(p), updatedAt: now })
+    .where(and(eq(tenantContacts.id, id), eq(tenantContacts.tenantId, tenant.id)))
+    .returning()
+    .get();
+  if (!row) throw new AppError('not-found', 404);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: `contact.${row.kind}_updated`, targetType: 'contact', targetId: id, ipAddress: actor.ip }, now);
+  return view(row);
+}
+
+export async function deleteContact(deps: Deps, tenant: Tenant, id: number, actor: Actor): Promise<void> {
+  const row = await deps.db.select().from(tenantContacts).where(and(eq(tenantContacts.id, id), eq(tenantContacts.tenantId, tenant.id))).get();
+  if (!row) throw new AppError('not-found', 404);
+  if (row.kind === 'primary') throw new AppError('cannot-delete-primary-contact', 422);
+  const now = deps.clock.now();
+  await deps.db.delete(tenantContacts).where(eq(tenantContacts.id, id));
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'contact.billing_deleted', targetType: 'contact', targetId: id, ipAddress: actor.ip }, now);
+}

@@ -1,0 +1,47 @@
+// GET admin/contract-details (spec 02 "Contract details"): contract dates and limits from the
+// provider's records, active accounts counted from the memberships.
+import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { contractDetails, tenantApps, tenantUsers, type Tenant } from '../../db/schema';
+
+const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
+export async function getContractDetails(deps: Deps, tenant: Tenant) {
+  const { db } = deps;
+  const active = and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus));
+  const countWhere = async (extra: ReturnType<typeof isNotNull>) => (await db.select({ n: count() }).from(tenantUsers).where(and(active, extra)).get())?.n ?? 0;
+  const [cd, apps, meishi, scheduler, sso] = await Promise.all([
+    db.select().from(contractDetails).where(eq(contractDetails.tenantId, tenant.id)).get(),
+    db.select().from(tenantApps).where(eq(tenantApps.tenantId, tenant.id)),
+    countWhere(isNotNull(tenantUsers.meishiAccessGrantedAt)),
+    countWhere(isNotNull(tenantUsers.schedulerAccessGrantedAt)),
+    countWhere(eq(tenantUsers.isSsoEnabled, true)),
+  ]);
+  const app = (key: 'meishi' | 'scheduler') => apps.find((a) => a.app === key);
+  return {
+    status: tenant.status,
+    trial_ends_at: iso(cd?.trialEndsAt),
+    contract_starts_at: iso(cd?.contractStartsAt),
+    contract_ends_at: iso(cd?.contractEndsAt),
+    contract_renews_at: iso(cd?.contractRenewsAt),
+    // null = unlimited (spec 02 section 9); an app not contracted has no seats.
+    meishi_users_limit: app('meishi') ? app('meishi')!.seats : 0,
+    meishi_active_accounts: meishi,
+    is_tenant_subscribed_to_scheduler: Boolean(app('scheduler')),
+    scheduler_users_limit: app('scheduler') ? app('scheduler')!.seats : 0,
+    scheduler_active_accounts: scheduler,
+    feature_negotiations_users_limit: cd?.featureNegotiationsUsersLimit ?? 0,
+    negotiations_active_accounts: cd?.negotiationsActiveAccounts ?? 0,
+    feature_bulk_email_monthly_limit: cd?.featureBulkEmailMonthlyLimit ?? 0,
+    bulk_email_monthly_usage: cd?.bulkEmailMonthlyUsage ?? 0,
+    is_feature_kintone_subscribed: cd?.isFeatureKintoneSubscribed ?? false,
+    is_feature_salesforce_subscribed: cd?.isFeatureSalesforceSubscribed ?? false,
+    is_feature_relation_subscribed: cd?.isFeatureRelationSubscribed ?? false,
+    is_feature_geniee_subscribed: cd?.isFeatureGenieeSubscribed ?? false,
+    feature_sso_users_limit: tenant.featureSsoUsersLimit,
+    sso_active_accounts: sso,
+    is_feature_ip_restriction_subscribed: tenant.isFeatureIpRestrictionSubscribed,
+    feature_scanner_app_keys_limit: cd?.featureScannerAppKeysLimit ?? 0,
+    scanner_app_active_keys: cd?.scannerAppActiveKeys ?? 0,
+  };
+}

@@ -1,0 +1,212 @@
+// Two-factor setup forced at login (spec 01 "Two-factor setup at login", sections 4 and 8): the
+// tenant enforces 2FA and the user has none. Two tabs: the backup codes (Continue once the user
+// confirms they saved them), then the QR code with the code entry (Enable at six digits). The
+// details are fetched once (GET setup-twofa-at-login/app); a failure goes back to login. "Skip for
+// now" only where the tenant allows it. Success signs in like the password step (AfterSignIn).
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { api } from '../shared/api';
+import { getT } from '../shared/i18n';
+import type { PasswordComplianceAnswer, SignedInUser } from '../shared/signed-in';
+import AfterSignIn, { type SignedInAnswer, type SignInContext } from './AfterSignIn';
+import { BackupCodesPanel, BUTTON_PRIMARY, BUTTON_SECONDARY, CODE_LENGTH, CodeField, Notice, otpError, QrPanel } from './twofa-parts';
+
+export interface SetupTwofaAtLoginProps extends SignInContext {
+  /** Every enforcing tenant lets its members skip the setup for now. */
+  skipAllowed: boolean;
+  /** The pending login's email, written in the backup-codes file. */
+  email: string;
+}
+
+interface Details {
+  backupCodes: string[];
+  manualCode: string;
+  qrCode: string;
+}
+
+type Tab = 'backup' | 'qr';
+type SignInReply = { user?: SignedInUser; password_compliance?: PasswordComplianceAnswer | null };
+
+export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
+  const { lang, basePath } = props;
+  const t = getT(lang);
+  const [details, setDetails] = useState<Details | null>(null);
+  const [tab, setTab] = useState<Tab>('backup');
+  const [saved, setSaved] = useState(false);
+  const [confirmed, setConfirmed] = useState(false);
+  const [otp, setOtp] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<SignedInAnswer | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const tabRefs = { backup: useRef<HTMLButtonElement>(null), qr: useRef<HTMLButtonElement>(null) };
+  const requested = useRef(false);
+
+  const backToLogin = () => window.location.assign(`${basePath}/login${props.query}`);
+
+  useEffect(() => {
+    // Once: every call makes new backup codes and a new secret for this setup.
+    if (requested.current) return;
+    requested.current = true;
+    void api<Details>(basePath, 'GET', 'setup-twofa-at-login/app').then((r) => {
+      if (r.ok && Array.isArray(r.data.backupCodes) && r.data.qrCode && r.data.manualCode) setDetails(r.data);
+      else backToLogin();
+    });
+  }, []);
+
+  const canContinue = confirmed;
+  const openTab = (next: Tab) => {
+    if (next === 'qr' && !canContinue) return;
+    setTab(next);
+    tabRefs[next].current?.focus();
+  };
+  // Tabs pattern: Left/Right, Home/End move between the tabs (https://www.w3.org/WAI/ARIA/apg/patterns/tabs/).
+  const onTabKey = (e: KeyboardEvent) => {
+    const order: Tab[] = canContinue ? ['backup', 'qr'] : ['backup'];
+    const i = order.indexOf(tab);
+    let next: Tab | undefined;
+    if (e.key === 'ArrowRight') next = order[(i + 1) % order.length];
+    if (e.key === 'ArrowLeft') next = order[(i - 1 + order.length) % order.length];
+    if (e.key === 'Home') next = order[0];
+    if (e.key === 'End') next = order[order.length - 1];
+    if (!next) return;
+    e.preventDefault();
+    openTab(next);
+  };
+
+  const signedIn = (r: { ok: boolean; data: SignInReply }) => {
+    if (r.ok && r.data.user) {
+      setDone({ user: r.data.user, password_compliance: r.data.password_compliance });
+      return true;
+    }
+    return false;
+  };
+
+  const onEnable = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy || otp.length !== CODE_LENGTH) return;
+    const invalid = otpError(t, otp);
+    if (invalid) {
+      setFieldError(invalid);
+      inputRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    setNotice(null);
+    setBusy(true);
+    const r = await api<SignInReply>(basePath, 'POST', 'setup-twofa-at-login/app', { otp });
+    if (signedIn(r)) return;
+    setBusy(false);
+    if (r.data.message === 'invalid-otp' || r.data.message === 'The given data was invalid.') {
+      setNotice({ kind: 'error', text: t('twofa.incorrect') });
+      inputRef.current?.select();
+      return;
+    }
+    backToLogin();
+  };
+
+  const onSkip = async () => {
+    if (busy) return;
+    setBusy(true);
+    const r = await api<SignInReply>(basePath, 'POST', 'setup-twofa-at-login/skip');
+    if (signedIn(r)) return;
+    backToLogin();
+  };
+
+  if (done) return <AfterSignIn ctx={props} answer={done} />;
+  if (!details) return <p role="status">{t('common.loading')}</p>;
+
+  const tabClass = (active: boolean) =>
+    `-mb-px rounded-t border px-4 py-2 text-base ${active ? 'border-slate-400 border-b-white bg-white font-semibold text-blue-900' : 'border-transparent bg-transparent text-slate-800'} disabled:cursor-not-allowed disabled:text-slate-600`;
+  return (
+    <div>
+      <p className="mt-0">{t('setupAtLogin.intro')}</p>
+      <div role="tablist" aria-label={t('setupAtLogin.tabsLabel')} className="flex gap-1 border-b border-slate-400" onKeyDown={onTabKey}>
+        <button
+          ref={tabRefs.backup}
+          type="button"
+          role="tab"
+          id="setup-tab-backup"
+          aria-selected={tab === 'backup'}
+          aria-controls="setup-panel-backup"
+          tabIndex={tab === 'backup' ? 0 : -1}
+          onClick={() => openTab('backup')}
+          className={tabClass(tab === 'backup')}
+        >
+          {t('setupAtLogin.tabBackup')}
+        </button>
+        <button
+          ref={tabRefs.qr}
+          type="button"
+          role="tab"
+          id="setup-tab-qr"
+          aria-selected={tab === 'qr'}
+          aria-controls="setup-panel-qr"
+          aria-disabled={!canContinue || undefined}
+          tabIndex={tab === 'qr' ? 0 : -1}
+          onClick={() => openTab('qr')}
+          className={tabClass(tab === 'qr')}
+        >
+          {t('setupAtLogin.tabQr')}
+        </button>
+      </div>
+
+      <div role="tabpanel" id="setup-panel-backup" aria-labelledby="setup-tab-backup" hidden={tab !== 'backup'} className="pt-4">
+        <p className="mt-0">{t('twofa.backupIntro')}</p>
+        <BackupCodesPanel t={t} codes={details.backupCodes} email={props.email} onSaved={() => setSaved(true)} />
+        <label className="mt-4 inline-flex items-center gap-2">
+          <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} className="h-4 w-4" aria-describedby={saved ? undefined : 'setup-save-hint'} />
+          {t('setupAtLogin.confirmSaved')}
+        </label>
+        {!saved && (
+          <p id="setup-save-hint" className="m-0 mt-1 text-sm text-slate-700">
+            {t('setupAtLogin.saveHint')}
+          </p>
+        )}
+        <div className="mt-4">
+          <button type="button" disabled={!canContinue} onClick={() => openTab('qr')} className={`w-full ${BUTTON_PRIMARY}`}>
+            {t('twofa.continue')}
+          </button>
+        </div>
+      </div>
+
+      <div role="tabpanel" id="setup-panel-qr" aria-labelledby="setup-tab-qr" hidden={tab !== 'qr'} className="pt-4">
+        <p className="mt-0">{t('twofa.appIntro')}</p>
+        <QrPanel t={t} qrCode={details.qrCode} manualCode={details.manualCode} />
+        <div className="mt-4">
+          <Notice notice={notice} testId="setup-notice" />
+        </div>
+        <form noValidate onSubmit={onEnable} className="flex flex-col gap-4">
+          <CodeField
+            id="setup-code"
+            label={t('twofa.code')}
+            hint={t('twofa.appCodeHint')}
+            value={otp}
+            onChange={(v) => {
+              setOtp(v);
+              setFieldError(null);
+            }}
+            error={fieldError}
+            inputRef={inputRef}
+          />
+          <button type="submit" disabled={busy || otp.length !== CODE_LENGTH} className={`w-full ${BUTTON_PRIMARY}`}>
+            {t('twofa.enable')}
+          </button>
+        </form>
+      </div>
+
+      {props.skipAllowed && (
+        <div className="mt-6 border-t border-slate-200 pt-4">
+          <button type="button" disabled={busy} onClick={() => void onSkip()} className={`w-full ${BUTTON_SECONDARY}`}>
+            {t('setupAtLogin.skip')}
+          </button>
+        </div>
+      )}
+      <p className="mb-0 mt-4">
+        <a href={`${basePath}/login${props.query}`} className="text-blue-800 underline">
+          {t('common.backToLogin')}
+        </a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+// Turning two-factor authentication off (spec 01 section 4: "Two-factor can be turned off when
+// on"): a confirmation dialog, then DELETE twofa; the result is shown on my-account.
+import { useRef, useState } from 'react';
+import { api } from '../shared/api';
+import { getT, type Lang } from '../shared/i18n';
+import Dialog from './Dialog';
+import { BUTTON_SECONDARY, failedSetupUrl } from './twofa-parts';
+
+export interface TwofaDisableProps {
+  lang: Lang;
+  basePath: string;
+}
+
+const DANGER =
+  'rounded bg-red-800 px-4 py-2 text-base font-medium text-white hover:bg-red-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+
+export default function TwofaDisable({ lang, basePath }: TwofaDisableProps) {
+  const t = getT(lang);
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  const turnOff = async () => {
+    if (busy) return;
+    setBusy(true);
+    const r = await api(basePath, 'DELETE', 'twofa');
+    window.location.assign(r.ok ? `${basePath}/my-account?notice=twofa-disabled` : failedSetupUrl(basePath, r));
+  };
+
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)} className={DANGER}>
+        {t('twofa.turnOff')}
+      </button>
+      <Dialog open={open} labelledBy="twofa-off-title" describedBy="twofa-off-text" onDismiss={() => !busy && setOpen(false)} initialFocus={cancelRef} testId="twofa-off-dialog">
+        <h2 id="twofa-off-title" className="m-0 text-xl font-semibold">
+          {t('twofa.confirmTitle')}
+        </h2>
+        <p id="twofa-off-text">{t('twofa.confirmText')}</p>
+        <div className="mt-4 flex flex-wrap justify-end gap-2">
+          <button ref={cancelRef} type="button" onClick={() => setOpen(false)} disabled={busy} className={BUTTON_SECONDARY}>
+            {t('twofa.cancel')}
+          </button>
+          <button type="button" onClick={() => void turnOff()} disabled={busy} className={DANGER}>
+            {t('twofa.confirmTurnOff')}
+          </button>
+        </div>
+      </Dialog>
+    </>
+  );
+}

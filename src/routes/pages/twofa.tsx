@@ -1,0 +1,95 @@
+// The account's two-factor screens (spec 01 "Two-factor setup during login and in the account"):
+// /verify-password (the password again, then on to ?redirect=, default twofa) and /twofa (the
+// setup stepper, or the status and "turn off" when two-factor is on). Both are authenticated and
+// closed to SSO users by the page guard (src/shared/routes.ts). /twofa needs the password check of
+// the last 15 minutes that its calls need (src/domain/twofa/setup.ts); without it the browser is
+// sent to the check first.
+import { Hono } from 'hono';
+import { assertRecentPassword } from '../../domain/twofa/setup';
+import TwofaDisable from '../../islands/TwofaDisable';
+import TwofaSetup from '../../islands/TwofaSetup';
+import VerifyPasswordForm from '../../islands/VerifyPasswordForm';
+import { safeContinuePath } from '../../shared/continue-path';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import { appPaths } from '../api/helpers';
+import type { AppEnv, Ctx } from '../env';
+import { loadFrame } from './frame-data';
+
+export const twofaPages = new Hono<AppEnv>();
+
+/** "+819012345678" -> "+81 ••••••5678": enough to recognise one's own number on screen. */
+function maskedNumber(e164: string | null): string | null {
+  if (!e164) return null;
+  const digits = e164.replace(/^\+/, '');
+  return `+${'•'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
+}
+
+/** The redirect query: "twofa", or a same-portal path; anything else is the default (twofa). */
+function redirectTarget(c: Ctx): { redirect: string; next: string } {
+  const base = c.var.deps.config.BASE_PATH;
+  const raw = c.req.query('redirect') ?? 'twofa';
+  if (raw === 'twofa') return { redirect: raw, next: `${base}/twofa` };
+  const path = safeContinuePath(raw, base, appPaths(c.var.deps.config));
+  return path ? { redirect: raw, next: path } : { redirect: 'twofa', next: `${base}/twofa` };
+}
+
+twofaPages.get('/verify-password', async (c) => {
+  const { t, lang, deps } = c.var;
+  const { data } = await loadFrame(c);
+  const target = redirectTarget(c);
+  return renderPage(c, {
+    titleKey: 'titles.verify-password',
+    body: (
+      <Frame data={data}>
+        <div className="max-w-md">
+          <h1 className="mt-0 text-2xl font-semibold">{t('verifyPassword.heading')}</h1>
+          <p>{t('verifyPassword.intro')}</p>
+          <Island name="VerifyPasswordForm" component={VerifyPasswordForm} props={{ lang, basePath: deps.config.BASE_PATH, redirect: target.redirect, next: target.next }} />
+        </div>
+      </Frame>
+    ),
+  });
+});
+
+twofaPages.get('/twofa', async (c) => {
+  const { t, lang, deps } = c.var;
+  const user = c.var.user!;
+  const base = deps.config.BASE_PATH;
+  try {
+    assertRecentPassword(c.var.session!, deps.clock.now());
+  } catch {
+    return c.redirect(`${base}/verify-password?redirect=twofa`, 302);
+  }
+  const { data } = await loadFrame(c);
+  const method = user.twofaMethod;
+  return renderPage(c, {
+    titleKey: 'titles.twofa',
+    body: (
+      <Frame data={data}>
+        <h1 className="mt-0 text-2xl font-semibold">{t('twofa.heading')}</h1>
+        {method ? (
+          <section aria-labelledby="twofa-status-title" className="max-w-2xl rounded-lg bg-white p-6 shadow" data-testid="twofa-status">
+            <h2 id="twofa-status-title" className="m-0 text-xl font-semibold">
+              {t('twofa.statusOn')}
+            </h2>
+            <p>{t('twofa.statusMethod', { method: t(method === 'app' ? 'twofa.methodApp' : 'twofa.methodSms') })}</p>
+            {method === 'sms' && maskedNumber(user.contactNumber) && <p>{t('twofa.statusSmsTo', { number: maskedNumber(user.contactNumber) })}</p>}
+            <div className="mt-4 flex flex-wrap items-center gap-4">
+              <Island name="TwofaDisable" component={TwofaDisable} props={{ lang, basePath: base }} />
+              <a href={`${base}/my-account`} className="text-blue-800 underline">
+                {t('common.backToMyAccount')}
+              </a>
+            </div>
+          </section>
+        ) : (
+          <>
+            <p className="max-w-2xl">{t('twofa.intro')}</p>
+            <Island name="TwofaSetup" component={TwofaSetup} props={{ lang, basePath: base, email: user.email }} />
+          </>
+        )}
+      </Frame>
+    ),
+  });
+});

@@ -1,0 +1,15 @@
+// Notices a page sends the user to an authenticated page with (`?notice=<name>`), shown once as a
+// toast by the frame (src/ui/Frame.tsx). Only these names are shown: the query cannot put text on
+// the page. Timeouts follow spec 01 section 9: the two-factor success toast stays until dismissed,
+// errors stay 10 seconds, other snackbars 3 seconds.
+export const ACCOUNT_NOTICES = {
+  'twofa-enabled': { kind: 'success', key: 'twofa.notice.enabled', timeoutMs: null },
+  'twofa-disabled': { kind: 'success', key: 'twofa.notice.disabled', timeoutMs: 3000 },
+  'twofa-error': { kind: 'error', key: 'errors.generic', timeoutMs: 10_000 },
+} as const satisfies Record<string, { kind: 'success' | 'error'; key: string; timeoutMs: number | null }>;
+
+export type AccountNoticeName = keyof typeof ACCOUNT_NOTICES;
+
+export function accountNotice(value: string | null | undefined): AccountNoticeName | null {
+  return value && Object.hasOwn(ACCOUNT_NOTICES, value) ? (value as AccountNoticeName) : null;
+}

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { AppError } from './domain/errors';
 import { accountApi } from './routes/api/account';
+import { adminSettingsApi } from './routes/api/admin-settings';
 import { authApi } from './routes/api/auth';
 import { twofaApi } from './routes/api/twofa';
 import { challengeApi } from './routes/api/challenges';
@@ -53,6 +54,7 @@ export function createApp(deps: Deps) {
   api.route('/', challengeApi);
   api.route('/', accountApi);
   api.route('/', twofaApi);
+  api.route('/', adminSettingsApi);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));
   app.route(`${base}/api`, api);
 

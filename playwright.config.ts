@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverEnv } from './tests/e2e/support/server-env';
 
 function freePort(): string {
   // Synchronous on purpose (the config cannot await): ask the kernel for a free port.
@@ -17,9 +18,11 @@ function freePort(): string {
 }
 
 process.env.E2E_PORT ??= freePort();
+// The SMTP receiver the global setup starts (tests/e2e/support/mail-receiver.ts); the server sends
+// its mail there. nodemailer connects per message, so the receiver may start after the server.
+process.env.E2E_SMTP_PORT ??= freePort();
 process.env.E2E_DB_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 const port = process.env.E2E_PORT;
-const dbFile = join(process.env.E2E_DB_DIR, 'portal.db');
 const EXCLUSIVE_TESTS = /maintenance-banner\.spec\.ts$/;
 
 export default defineConfig({
@@ -67,14 +70,7 @@ export default defineConfig({
   webServer: {
     // Build the browser assets first so the tests always run against the current islands and CSS.
     command: 'node scripts/build.mjs && node --import tsx src/entry/node.ts',
-    env: {
-      LIBSQL_URL: `file:${dbFile}`,
-      PORT: port,
-      HOST: '127.0.0.1',
-      DEV_MODE: 'true',
-      PORTAL_DOMAIN: 'localhost',
-      BASE_PATH: '/accounts',
-    },
+    env: serverEnv(),
     port: Number(port),
     wait: { stdout: /Portal \(Node\) ready/ },
     reuseExistingServer: false,

@@ -17,6 +17,7 @@ import { localeMiddleware } from './routes/middleware/locale';
 import { csrfGuard, securityHeaders } from './routes/middleware/security';
 import { sessionMiddleware } from './routes/middleware/session';
 import { accountPages } from './routes/pages/my-account';
+import { adminSettingsPages } from './routes/pages/admin';
 import { additionalChallengePages } from './routes/pages/additional-challenge';
 import { openMeishiMobilePages } from './routes/pages/open-meishi-mobile';
 import { devPages } from './routes/pages/dev';
@@ -71,6 +72,7 @@ export function createApp(deps: Deps) {
   pages.route('/', verifyPages);
   pages.route('/', twofaPages);
   pages.route('/', twofaLoginPages);
+  pages.route('/', adminSettingsPages);
   app.route(base, pages);
   app.get('/', (c) => c.redirect(`${base}/login`, 302));
   if (deps.config.DEV_MODE) app.route('/', devPages(base, appUrls(deps.config)));

@@ -25,6 +25,13 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   OtpForm: () => import('./islands/OtpForm'),
   BackupCodeForm: () => import('./islands/BackupCodeForm'),
   SetupTwofaAtLogin: () => import('./islands/SetupTwofaAtLogin'),
+  TenantUrlSettings: () => import('./islands/TenantUrlSettings'),
+  IpRestriction: () => import('./islands/IpRestriction'),
+  TwofaPolicyForm: () => import('./islands/TwofaPolicyForm'),
+  PasswordPolicyForm: () => import('./islands/PasswordPolicyForm'),
+  ContactDetails: () => import('./islands/ContactDetails'),
+  MoreServicesForm: () => import('./islands/MoreServicesForm'),
+  TrialExpiredPrompt: () => import('./islands/TrialExpiredPrompt'),
 };
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

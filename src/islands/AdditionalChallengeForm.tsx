@@ -64,6 +64,9 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
   const outlookToken = props.source === 'outlook' && props.token ? props.token : null;
   const inputRef = useRef<HTMLInputElement>(null);
 
+  // The code is all this page asks for: the field has the focus from the start.
+  useEffect(() => inputRef.current?.focus(), []);
+
   const backToLogin = () => window.location.assign(`${basePath}/login${props.query}`);
 
   const onSubmit = async (e: FormEvent) => {
@@ -128,8 +131,13 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
       inputRef.current?.focus();
       return;
     }
+    // Too soon (the server's minute since the last code): say so, and count down its wait.
+    if (r.status === 429 && typeof r.data.duration === 'number') {
+      setNotice({ kind: 'error', text: t('errors.too-many-attempts') });
+      setCooldown(r.data.duration);
+      return;
+    }
     setNotice({ kind: 'error', text: t('errors.generic') });
-    if (r.status === 429 && typeof r.data.duration === 'number') setCooldown(r.data.duration);
   };
 
   if (outlookDone && outlookToken) {
@@ -160,14 +168,14 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
     <div>
       <div aria-live="polite">
         {lockedFor > 0 && (
-          <p role="alert" className="rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="challenge-locked">
+          <p role="alert" className="mb-4 mt-0 rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="challenge-locked">
             {t('challenge.lockedOut', { seconds: lockedFor })}
           </p>
         )}
         {notice && (
           <p
             role={notice.kind === 'error' ? 'alert' : 'status'}
-            className={`rounded border p-3 ${notice.kind === 'error' ? 'border-red-700 bg-red-50 text-red-900' : 'border-green-700 bg-green-50 text-green-900'}`}
+            className={`mb-4 mt-0 rounded border p-3 ${notice.kind === 'error' ? 'border-red-700 bg-red-50 text-red-900' : 'border-green-700 bg-green-50 text-green-900'}`}
             data-testid="challenge-notice"
           >
             {notice.text}

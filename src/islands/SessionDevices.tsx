@@ -48,11 +48,11 @@ function place(t: T, d: SessionDevice): string {
   return unique.length ? unique.join(', ') : t('devices.unknown');
 }
 
-function DeviceDetails({ t, lang, device, timeZone, idPrefix }: { t: T; lang: Lang; device: SessionDevice; timeZone: string; idPrefix: string }) {
+function DeviceDetails({ t, lang, device, timeZone }: { t: T; lang: Lang; device: SessionDevice; timeZone: string }) {
   const row = 'grid grid-cols-[9rem_1fr] gap-2';
   return (
     <div>
-      <p id={`${idPrefix}-name`} className="m-0 flex flex-wrap items-center gap-2 font-medium">
+      <p className="m-0 flex flex-wrap items-center gap-2 font-medium">
         <span>{deviceName(t, device)}</span>
         <span className="text-slate-700">{summary(t, device)}</span>
         {device.agent.isNextaMeishiApp && (
@@ -151,7 +151,7 @@ export default function SessionDevices({ lang, basePath, devices: initial }: Ses
 
       <h3 className="mb-2 mt-4 text-base font-semibold">{t('devices.current')}</h3>
       <div className={card} data-testid="current-device">
-        <DeviceDetails t={t} lang={lang} device={devices.currentSession} timeZone={timeZone} idPrefix="device-current" />
+        <DeviceDetails t={t} lang={lang} device={devices.currentSession} timeZone={timeZone} />
       </div>
 
       <h3 className="mb-2 mt-6 text-base font-semibold">{t('devices.others')}</h3>
@@ -162,13 +162,14 @@ export default function SessionDevices({ lang, basePath, devices: initial }: Ses
       ) : (
         <>
           <ul className="m-0 flex list-none flex-col gap-3 p-0" data-testid="other-devices">
-            {others.map((d, i) => (
+            {others.map((d) => (
               <li key={d.id} className={`${card} flex flex-wrap items-start justify-between gap-3`}>
-                <DeviceDetails t={t} lang={lang} device={d} timeZone={timeZone} idPrefix={`device-${i}`} />
+                <DeviceDetails t={t} lang={lang} device={d} timeZone={timeZone} />
                 <button
                   type="button"
                   className={danger}
-                  aria-describedby={`device-${i}-name`}
+                  // A name of its own per device (the toolbar's user menu has a "log out" too).
+                  aria-label={t('devices.logoutDevice', { device: `${deviceName(t, d)} ${summary(t, d)}` })}
                   disabled={busy}
                   onClick={() => {
                     setNotice(null);

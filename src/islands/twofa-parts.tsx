@@ -36,18 +36,20 @@ export function useCountdown(initial = 0): [number, (seconds: number) => void] {
 }
 
 /**
- * Seconds a 429 answer asks the client to wait: the reset time of `X-RateLimit-Reset` (epoch
- * seconds), else `Retry-After`, else the body's `duration` (spec 01 section 4: "the countdown
- * uses the reset time from the response header").
+ * Seconds a 429 answer asks the client to wait: until the reset time of `X-RateLimit-Reset` (epoch
+ * seconds; spec 01 section 4: "the countdown uses the reset time from the response header"), but
+ * never longer than `Retry-After` (the reset is rounded up to a whole second); else `Retry-After`,
+ * else the body's `duration`, else a minute.
  */
 export function retryAfterSeconds(r: ApiResult<{ duration?: number }>, nowMs = Date.now()): number {
-  const reset = Number(r.headers.get('X-RateLimit-Reset'));
+  const after = Number(r.headers.get('Retry-After') ?? NaN);
+  const retryAfter = Number.isFinite(after) && after > 0 ? Math.ceil(after) : null;
+  const reset = Number(r.headers.get('X-RateLimit-Reset') ?? NaN);
   if (Number.isFinite(reset) && reset > 0) {
     const left = Math.ceil(reset - nowMs / 1000);
-    if (left > 0) return left;
+    if (left > 0) return retryAfter === null ? left : Math.min(left, retryAfter);
   }
-  const after = Number(r.headers.get('Retry-After'));
-  if (Number.isFinite(after) && after > 0) return Math.ceil(after);
+  if (retryAfter !== null) return retryAfter;
   return typeof r.data.duration === 'number' && r.data.duration > 0 ? Math.ceil(r.data.duration) : RESEND_COOLDOWN_SECONDS;
 }
 

@@ -6,6 +6,7 @@ import type { AccountNoticeName } from '../shared/notices';
 import type { AppKey } from '../shared/redirection';
 import AccountNotice from '../islands/AccountNotice';
 import Toolbar from '../islands/Toolbar';
+import TrialExpiredPrompt from '../islands/TrialExpiredPrompt';
 import { Island } from './Island';
 
 export interface FrameData {
@@ -22,6 +23,8 @@ export interface FrameData {
   activeRoute: string | null;
   /** A toast named by the page's `?notice=` query (src/shared/notices.ts), or none. */
   notice?: AccountNoticeName | null;
+  /** Admin of a tenant in trial_expired_not_yet_contracted: the contract-application prompt (spec 02). */
+  trialExpired?: { initialSubdomain: string } | null;
 }
 
 function NavLink({ href, active, children }: { href: string; active: boolean; children: ReactNode }) {
@@ -107,6 +110,13 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
           </p>
         </nav>
         <main id="main" className="min-w-0 flex-1 p-6">
+          {data.trialExpired && (
+            <Island
+              name="TrialExpiredPrompt"
+              component={TrialExpiredPrompt}
+              props={{ lang: data.lang, basePath: base, initialSubdomain: data.trialExpired.initialSubdomain, planUrl: config.PLAN_URL, inquiryUrl: config.INQUIRY_URL }}
+            />
+          )}
           {data.notice && <Island name="AccountNotice" component={AccountNotice} props={{ lang: data.lang, notice: data.notice }} />}
           {children}
         </main>

@@ -57,12 +57,12 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page.getByRole('link', { name: new RegExp(t.faq) })).toBeVisible();
       await checkA11y(page, 'support menu open');
       await page.getByRole('button', { name: t.userMenu }).click();
-      await expect(page.getByRole('button', { name: t.logout })).toBeVisible();
+      await expect(page.getByRole('banner').getByRole('button', { name: t.logout })).toBeVisible();
       // One organisation only: no Switch Organization.
       await expect(page.getByRole('button', { name: t.switchOrganization })).toHaveCount(0);
       await checkA11y(page, 'user menu open');
       await page.keyboard.press('Escape');
-      await expect(page.getByRole('button', { name: t.logout })).toHaveCount(0);
+      await expect(page.getByRole('banner').getByRole('button', { name: t.logout })).toHaveCount(0);
     });
 
     test('an ordinary member goes straight to their one app, sees no admin entries, and is sent back from an admin page', async ({

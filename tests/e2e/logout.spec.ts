@@ -16,7 +16,7 @@ for (const { lang, locale } of LANGUAGES) {
       await gotoHydrated(page, `${origin('acme')}${BASE}/my-account`);
       await page.getByRole('button', { name: t.userMenu }).click();
       const logout = page.waitForResponse((r) => r.url().endsWith(`${BASE}/api/logout`));
-      await page.getByRole('button', { name: t.logout }).click();
+      await page.getByRole('banner').getByRole('button', { name: t.logout }).click();
       expect((await logout).status()).toBe(200);
       await expect(page).toHaveURL(`${origin('acme')}${BASE}/login`);
       await waitForHydration(page);

@@ -86,6 +86,15 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(globex).toBeFocused();
       await checkA11y(page, 'switch organisation dialog');
 
+      // A modal dialog: Escape closes it and the focus returns to the user menu (its menu item is
+      // gone with the menu); opened again, the focus is back on the first choice.
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('button', { name: t.userMenu })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: t.switchOrganization }).click();
+      await expect(globex).toBeFocused();
+
       await page.keyboard.press('Enter');
       await expect(page).toHaveURL(`${origin('globex-jp')}${BASE}/my-account`);
       await waitForHydration(page);

@@ -29,7 +29,7 @@ additionalChallengePages.get('/additional-challenge', (c) => {
     titleKey: 'titles.additional-challenge',
     body: (
       <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('challenge.heading')}>
-        <p className="mt-0" data-testid="challenge-sent-to">
+        <p className="mb-4 mt-0" data-testid="challenge-sent-to">
           {email.success ? t('challenge.sentTo', { email: email.data }) : t('challenge.sent')}
         </p>
         <Island

@@ -27,6 +27,7 @@ export async function loadFrame(c: Ctx) {
     currentPath: url.pathname + url.search,
     activeRoute: c.var.route?.name ?? null,
     notice,
+    trialExpired: host?.status === 'trial_expired_not_yet_contracted' && hasAccess(c, 'admin') ? { initialSubdomain: host.initialSubdomain } : null,
   };
   return { data, memberships, current };
 }

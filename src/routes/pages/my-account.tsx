@@ -3,6 +3,7 @@
 // page (island props: no spinner on first paint); the list entry jumps to it.
 import { Hono } from 'hono';
 import { listDevices } from '../../domain/auth/devices';
+import ChangePasswordLauncher from '../../islands/ChangePasswordLauncher';
 import LanguageSetting from '../../islands/LanguageSetting';
 import SessionDevices, { type SessionDeviceList } from '../../islands/SessionDevices';
 import UnverifiedEmailBanner from '../../islands/UnverifiedEmailBanner';
@@ -41,7 +42,7 @@ async function myAccount(c: Ctx) {
         <ul className="m-0 max-w-2xl list-none rounded-lg bg-white p-0 shadow">
           {!sso && (
             <li className={item}>
-              <span>{t('myAccount.changePassword')}</span>
+              <Island name="ChangePasswordLauncher" component={ChangePasswordLauncher} props={{ lang, basePath: base, email: user.email }} />
             </li>
           )}
           {!sso && (

@@ -19,19 +19,21 @@ openMeishiMobilePages.get('/open-meishi-mobile', (c) => {
     titleKey: 'titles.open-meishi-mobile',
     body: (
       <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('mobile.heading')}>
-        <p className="mt-0">{t('mobile.intro')}</p>
-        <a
-          href={MEISHI_MOBILE_DEEP_LINK}
-          className="mt-2 block w-full rounded bg-blue-800 px-4 py-2 text-center text-base font-medium text-white no-underline hover:bg-blue-900"
-        >
-          {t('mobile.open')}
-        </a>
-        <p className="text-sm text-slate-700">{t('mobile.notInstalled')}</p>
-        <p className="mb-0">
-          <a href={back.href} className="text-blue-800 underline">
-            {t(back.key)}
+        <div className="flex flex-col gap-4">
+          <p className="m-0">{t('mobile.intro')}</p>
+          <a
+            href={MEISHI_MOBILE_DEEP_LINK}
+            className="block w-full rounded bg-blue-800 px-4 py-2 text-center text-base font-medium text-white no-underline hover:bg-blue-900"
+          >
+            {t('mobile.open')}
           </a>
-        </p>
+          <p className="m-0 text-sm text-slate-700">{t('mobile.notInstalled')}</p>
+          <p className="m-0">
+            <a href={back.href} className="text-blue-800 underline">
+              {t(back.key)}
+            </a>
+          </p>
+        </div>
       </PublicCard>
     ),
   });

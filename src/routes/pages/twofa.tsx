@@ -14,7 +14,7 @@ import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
 import { renderPage } from '../../ui/render';
 import { appPaths } from '../api/helpers';
-import type { AppEnv, Ctx } from '../env';
+import type { AppEnv } from '../env';
 import { loadFrame } from './frame-data';
 
 export const twofaPages = new Hono<AppEnv>();
@@ -26,19 +26,21 @@ function maskedNumber(e164: string | null): string | null {
   return `+${'•'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
 }
 
-/** The redirect query: "twofa", or a same-portal path; anything else is the default (twofa). */
-function redirectTarget(c: Ctx): { redirect: string; next: string } {
-  const base = c.var.deps.config.BASE_PATH;
-  const raw = c.req.query('redirect') ?? 'twofa';
-  if (raw === 'twofa') return { redirect: raw, next: `${base}/twofa` };
-  const path = safeContinuePath(raw, base, appPaths(c.var.deps.config));
-  return path ? { redirect: raw, next: path } : { redirect: 'twofa', next: `${base}/twofa` };
+/**
+ * Where /verify-password goes on: the redirect query "twofa" (the default), or a same-portal path;
+ * anything else (another origin, a scheme, garbage) is the default (no open redirect).
+ */
+export function verifyPasswordTarget(raw: string | undefined, basePath: string, appPaths: string[]): { redirect: string; next: string } {
+  const fallback = { redirect: 'twofa', next: `${basePath}/twofa` };
+  if (raw === undefined || raw === 'twofa') return fallback;
+  const path = safeContinuePath(raw, basePath, appPaths);
+  return path ? { redirect: raw, next: path } : fallback;
 }
 
 twofaPages.get('/verify-password', async (c) => {
   const { t, lang, deps } = c.var;
   const { data } = await loadFrame(c);
-  const target = redirectTarget(c);
+  const target = verifyPasswordTarget(c.req.query('redirect'), deps.config.BASE_PATH, appPaths(deps.config));
   return renderPage(c, {
     titleKey: 'titles.verify-password',
     body: (

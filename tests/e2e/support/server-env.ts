@@ -1,0 +1,21 @@
+// The environment of the e2e server (playwright.config.ts webServer), shared with the global
+// setup's seed script so both use the same database, SMTP receiver and public URL.
+import { join } from 'node:path';
+
+export function serverEnv(): Record<string, string> {
+  const { E2E_PORT: port, E2E_SMTP_PORT: smtpPort, E2E_DB_DIR: dir } = process.env;
+  if (!port || !smtpPort || !dir) throw new Error('E2E_PORT, E2E_SMTP_PORT and E2E_DB_DIR are set by playwright.config.ts');
+  return {
+    LIBSQL_URL: `file:${join(dir, 'portal.db')}`,
+    PORT: port,
+    HOST: '127.0.0.1',
+    DEV_MODE: 'true',
+    PORTAL_DOMAIN: 'localhost',
+    BASE_PATH: '/accounts',
+    // The receiver of tests/e2e/support/mail-receiver.ts (started by the global setup).
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM: 'Portal <no-reply@localhost>',
+    // Links in mail point at this server (link signatures cover the origin they are opened on).
+    PUBLIC_URL: `http://localhost:${port}`,
+  };
+}

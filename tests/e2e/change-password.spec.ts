@@ -14,6 +14,9 @@ for (const { lang, locale } of LANGUAGES) {
     test.use({ locale });
 
     test('a user changes their password from My Account, guided by the checklist', async ({ page, consoleGuard, checkA11y }) => {
+      // Sign-in, three argon2 checks and a mail round trip: more than the default 30 s on a busy
+      // machine (about 10 s when idle).
+      test.slow();
       const pw = PW_TEXT[lang];
       const email = passwordAccount('change', lang);
       await signInOnTenantHost(page, TEXT[lang], 'acme', email, DEMO_PASSWORD);

@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { BASE, DEMO_PASSWORD, expect, gotoHydrated, LANGUAGES, origin, test, waitForHydration } from './fixtures';
 import { signInOnTenantHost } from './support/flows';
 import { TEXT } from './support/text';
-import { ageLoginSms, Authenticator, enableAppTwofa, enableSmsTwofa, ensureTwofaUsers, secretFromManualCode, signOut, smsCount, waitForSmsCode } from './support/twofa';
+import { ageLoginSms, Authenticator, ensureTwofaUsers, secretFromManualCode, seedTwofa, smsCount, waitForSmsCode } from './support/twofa';
 import { TWOFA, type TwofaText } from './support/twofa-text';
 
 const ACME = origin('acme');
@@ -34,6 +34,15 @@ async function openTwofaFromMyAccount(page: Page, x: TwofaText): Promise<void> {
   await expect(page).toHaveURL(`${ACME}${BASE}/twofa`);
   await waitForHydration(page);
   await expect(page).toHaveTitle(x.twofaTitle);
+}
+
+/** Straight to the password check (as the 2FA entry of my-account links to it), then the setup screen. */
+async function openTwofaDirectly(page: Page, x: TwofaText): Promise<void> {
+  await gotoHydrated(page, `${ACME}${BASE}/verify-password?redirect=twofa`);
+  await page.getByLabel(x.password, { exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: x.confirm, exact: true }).click();
+  await expect(page).toHaveURL(`${ACME}${BASE}/twofa`);
+  await waitForHydration(page);
 }
 
 async function expectStep(page: Page, x: TwofaText, step: 1 | 2 | 3): Promise<void> {
@@ -84,14 +93,10 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page).toHaveURL(`${ACME}/meishi/`);
       await gotoHydrated(page, `${ACME}${BASE}/my-account`);
       await expect(twofaEntry(page, x)).toContainText(x.off);
-      // Without the check, the setup screen sends the browser to it first.
-      await page.goto(`${ACME}${BASE}/twofa`);
+      await expect(twofaEntry(page, x).getByRole('link')).toHaveAttribute('href', `${BASE}/verify-password?redirect=twofa`);
+      // The setup screen itself, without a recent check, sends the browser to the check first.
+      await gotoHydrated(page, `${ACME}${BASE}/twofa`);
       await expect(page).toHaveURL(`${ACME}${BASE}/verify-password?redirect=twofa`);
-
-      await gotoHydrated(page, `${ACME}${BASE}/my-account`);
-      await twofaEntry(page, x).getByRole('link').click();
-      await expect(page).toHaveURL(`${ACME}${BASE}/verify-password?redirect=twofa`);
-      await waitForHydration(page);
       await expect(page).toHaveTitle(x.verifyTitle);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(x.verifyHeading);
       const password = page.getByLabel(x.password, { exact: true });
@@ -204,10 +209,9 @@ for (const { lang, locale } of LANGUAGES) {
       await page.clock.install();
       await signInOnTenantHost(page, t, 'acme', offEmail, DEMO_PASSWORD);
       await expect(page).toHaveURL(`${ACME}/meishi/`);
-      await enableAppTwofa(page, DEMO_PASSWORD);
-      await gotoHydrated(page, `${ACME}${BASE}/my-account`);
-      await expect(twofaEntry(page, x)).toContainText(x.on);
-      await openTwofaFromMyAccount(page, x);
+      // Turned on meanwhile (as a finished setup leaves it), so this session needs no code.
+      await seedTwofa(offEmail, { method: 'app' });
+      await openTwofaDirectly(page, x);
 
       const status = page.getByTestId('twofa-status');
       await expect(status.getByRole('heading', { level: 2 })).toHaveText(x.statusOn);
@@ -241,8 +245,7 @@ for (const { lang, locale } of LANGUAGES) {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ACME });
       await signInOnTenantHost(page, t, 'acme', smsEmail, DEMO_PASSWORD);
       await expect(page).toHaveURL(`${ACME}/meishi/`);
-      await gotoHydrated(page, `${ACME}${BASE}/my-account`);
-      await openTwofaFromMyAccount(page, x);
+      await openTwofaDirectly(page, x);
 
       await page.getByRole('radio', { name: x.sms, exact: true }).check();
       await page.getByRole('button', { name: x.continue, exact: true }).click();
@@ -293,13 +296,8 @@ for (const { lang, locale } of LANGUAGES) {
     test('an SMS user gets the code at the password step and may ask for another one a minute later', async ({ page, checkA11y }) => {
       const t = TEXT[lang];
       const x = TWOFA[lang];
-      await signInOnTenantHost(page, t, 'acme', smsLoginEmail, DEMO_PASSWORD);
-      await expect(page).toHaveURL(`${ACME}/meishi/`);
-      await enableSmsTwofa(page, DEMO_PASSWORD, loginE164);
-      await signOut(page);
-
-      // (The same clock as the server's: the SMS of the setup above is older.)
-      const loginAt = Date.now();
+      await seedTwofa(smsLoginEmail, { method: 'sms', phone: loginE164 });
+      const loginAt = Date.now() - 1000;
       expect((await signInOnTenantHost(page, t, 'acme', smsLoginEmail, DEMO_PASSWORD)).status()).toBe(200);
       await expect(page).toHaveURL(`${ACME}${BASE}/otp`);
       await waitForHydration(page);

@@ -5,12 +5,12 @@
 //
 // Authenticator codes are computed from the secret (support/twofa.ts): the server accepts each
 // time step once per user, so totp@acme.test is used by exactly one test, and every other journey
-// has an account of its own whose 2FA it turns on through the account calls.
+// has an account of its own whose 2FA is turned on in the database.
 import type { Page } from '@playwright/test';
 import { BASE, DEMO_PASSWORD, expect, gotoHydrated, LANGUAGES, origin, test, waitForHydration } from './fixtures';
 import { enterEmailOnTenantHost, signInOnTenantHost, submitPassword } from './support/flows';
 import { TEXT } from './support/text';
-import { Authenticator, enableAppTwofa, ensureTwofaUsers, signOut } from './support/twofa';
+import { Authenticator, ensureTwofaUsers, seedTwofa, signOut } from './support/twofa';
 import { TWOFA, type TwofaText } from './support/twofa-text';
 
 const ACME = origin('acme');
@@ -46,18 +46,12 @@ for (const { lang, locale } of LANGUAGES) {
       await ensureTwofaUsers([codeEmail, backupEmail, rememberEmail, lockEmail].map((email) => ({ from: 'user@acme.test', email, language: lang })));
     });
 
-    /** Signs in (no 2FA yet), turns on app 2FA through the account calls, signs out. */
-    async function withAppTwofa(page: Page, email: string) {
-      await signInOnTenantHost(page, TEXT[lang], 'acme', email, DEMO_PASSWORD);
-      await expect(page).toHaveURL(`${ACME}/meishi/`);
-      const enabled = await enableAppTwofa(page, DEMO_PASSWORD);
-      await signOut(page);
-      return enabled;
-    }
+    /** App 2FA turned on for `email` (a finished setup, written in the database). */
+    const withAppTwofa = (email: string) => seedTwofa(email, { method: 'app' });
 
     test('signs in with a code from the app; a wrong code is incorrect; half-width digits only', async ({ page, consoleGuard, checkA11y }) => {
       const x = TWOFA[lang];
-      const { authenticator } = await withAppTwofa(page, codeEmail);
+      const { authenticator } = await withAppTwofa(codeEmail);
 
       // The code page keeps the login page's query.
       const query = '?continue=%2Faccounts%2Fmy-account';
@@ -98,7 +92,7 @@ for (const { lang, locale } of LANGUAGES) {
 
     test('signs in with a backup code instead; a wrong one asks to log in again', async ({ page, consoleGuard, checkA11y }) => {
       const x = TWOFA[lang];
-      const { backupCodes } = await withAppTwofa(page, backupEmail);
+      const { backupCodes } = await withAppTwofa(backupEmail);
       const query = '?continue=%2Faccounts%2Fmy-account';
       await passwordStepAsksForCode(page, backupEmail, lang, query);
       await page.getByRole('link', { name: x.useBackupCode }).click();
@@ -134,7 +128,7 @@ for (const { lang, locale } of LANGUAGES) {
 
     test('after five wrong codes the step is locked: submit disabled, counting down the seconds the server gives', async ({ page, consoleGuard, checkA11y }) => {
       const x = TWOFA[lang];
-      const { authenticator } = await withAppTwofa(page, lockEmail);
+      const { authenticator } = await withAppTwofa(lockEmail);
       await passwordStepAsksForCode(page, lockEmail, lang);
       consoleGuard.allowResourceError({ path: api('otp/verify'), status: 422 });
       consoleGuard.allowResourceError({ path: api('otp/verify'), status: 429 });
@@ -157,7 +151,7 @@ for (const { lang, locale } of LANGUAGES) {
 
     test('"remember this device": the next sign-in from this browser asks for no code', async ({ page }) => {
       const x = TWOFA[lang];
-      const { authenticator } = await withAppTwofa(page, rememberEmail);
+      const { authenticator } = await withAppTwofa(rememberEmail);
       await passwordStepAsksForCode(page, rememberEmail, lang);
       await page.getByLabel(x.remember).check();
       const remembered = await submitCode(page, x, await authenticator.next());

@@ -11,8 +11,12 @@ import { createClient, type Client } from '@libsql/client';
 import { expect, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { generate } from 'otplib';
+import { readConfig } from '../../../src/config';
+import { encryptSecret } from '../../../src/domain/security/secrets';
+import { backupCodeHash, formatBackupCode, newBackupCodes, newTotpSecret } from '../../../src/domain/twofa/codes';
 import { BASE } from '../fixtures';
 import { ensureDedicatedUsers, type DedicatedUser } from './dedicated-users';
+import { serverEnv } from './server-env';
 
 function open(): Client {
   const dir = process.env.E2E_DB_DIR;
@@ -203,40 +207,35 @@ export async function signOut(page: Page): Promise<void> {
 }
 
 /**
- * Turns on authenticator 2FA for the signed-in user through the account calls the setup screen
- * makes (the screen itself has its own journey): returns the secret and the backup codes.
+ * Turns two-factor on for a user straight in the database, as a finished setup leaves it (the
+ * setup screens have journeys of their own): the secret encrypted with the server's data key, the
+ * backup codes as keyed hashes. Returns the authenticator (app) and the backup codes as shown.
  */
-export async function enableAppTwofa(page: Page, password: string): Promise<{ authenticator: Authenticator; backupCodes: string[] }> {
-  expect((await accountCall(page, 'POST', 'password/verify', { password, redirect: 'twofa' })).status).toBe(200);
-  const codes = await accountCall(page, 'GET', 'twofa/backup-codes');
-  const manual = await accountCall(page, 'GET', 'twofa/app/manual-code');
-  const authenticator = new Authenticator(secretFromManualCode(String(manual.data.manualCode)));
-  const enabled = await accountCall(page, 'POST', 'twofa/app', { otp: await authenticator.next() });
-  expect(enabled).toEqual({ status: 200, data: { message: 'success', twofa_method: 'app' } });
-  return { authenticator, backupCodes: codes.data.backupCodes as string[] };
-}
-
-/** A call of the portal's API from the page (its cookies, Origin and X-Requested-With). */
-async function accountCall(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
-  return page.evaluate(
-    async ({ base, method, path, body }) => {
-      const r = await fetch(`${base}/api/${path}`, {
-        method,
-        headers: { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return { status: r.status, data: (await r.json()) as Record<string, unknown> };
-    },
-    { base: BASE, method, path, body },
-  );
-}
-
-/** Turns on SMS 2FA for the signed-in user through the account calls, with the code from the outbox. */
-export async function enableSmsTwofa(page: Page, password: string, e164: string): Promise<void> {
-  expect((await accountCall(page, 'POST', 'password/verify', { password, redirect: 'twofa' })).status).toBe(200);
-  expect((await accountCall(page, 'GET', 'twofa/backup-codes')).status).toBe(200);
-  const since = Date.now() - 1000;
-  expect(await accountCall(page, 'POST', 'twofa/sms/otp', { contact: e164 })).toEqual({ status: 200, data: { message: 'sent' } });
-  const enabled = await accountCall(page, 'POST', 'twofa/sms', { otp: await waitForSmsCode(e164, since) });
-  expect(enabled).toEqual({ status: 200, data: { message: 'success', twofa_method: 'sms' } });
+export async function seedTwofa(email: string, factor: { method: 'app' } | { method: 'sms'; phone: string }): Promise<{ authenticator: Authenticator; backupCodes: string[] }> {
+  const key = readConfig(serverEnv()).DATA_ENCRYPTION_KEY;
+  const secret = newTotpSecret();
+  const codes = newBackupCodes();
+  const db = open();
+  try {
+    const row = await db.execute({ sql: 'SELECT id FROM users WHERE email = ?', args: [email] });
+    const id = Number(row.rows[0]!.id);
+    const now = Date.now();
+    const app = factor.method === 'app';
+    await db.batch(
+      [
+        { sql: 'DELETE FROM twofa_secrets WHERE user_id = ?', args: [id] },
+        { sql: 'DELETE FROM backup_codes WHERE user_id = ?', args: [id] },
+        {
+          sql: 'INSERT INTO twofa_secrets (user_id, method, secret_ciphertext, phone_e164, last_used_step, confirmed_at, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
+          args: [id, factor.method, app ? encryptSecret(key, secret) : null, app ? null : factor.phone, now, now],
+        },
+        ...codes.map((c) => ({ sql: 'INSERT INTO backup_codes (user_id, code_hash, created_at) VALUES (?, ?, ?)', args: [id, backupCodeHash(key, id, c), now] })),
+        { sql: 'UPDATE users SET twofa_method = ?, contact_number = ? WHERE id = ?', args: [factor.method, app ? null : factor.phone, id] },
+      ],
+      'write',
+    );
+  } finally {
+    db.close();
+  }
+  return { authenticator: new Authenticator(secret), backupCodes: codes.map(formatBackupCode) };
 }

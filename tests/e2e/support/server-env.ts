@@ -17,5 +17,8 @@ export function serverEnv(): Record<string, string> {
     MAIL_FROM: 'Portal <no-reply@localhost>',
     // Links in mail point at this server (link signatures cover the origin they are opened on).
     PUBLIC_URL: `http://localhost:${port}`,
+    // Test-only trusted proxy header: a browser context chooses its client address with
+    // X-Forwarded-For (new networks for the additional challenge, addresses for the allowlist).
+    TRUST_PROXY: 'x-forwarded-for',
   };
 }

@@ -43,5 +43,8 @@ export async function changePassword(
     auditInsert(db, { tenantId: p.hostTenant?.id ?? null, actorUserId: p.user.id, action: 'password.changed', ipAddress: p.ip }, now),
   ]);
   const time = new Date(now).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
-  await sendMail(deps, p.user, 'passwordChanged', { name: p.user.name, email: p.user.email, time }, p.hostTenant?.id ?? null);
+  // The change is done; a mail server failure must not turn it into an error for the user.
+  await sendMail(deps, p.user, 'passwordChanged', { name: p.user.name, email: p.user.email, time }, p.hostTenant?.id ?? null).catch((e) =>
+    console.error(JSON.stringify({ level: 'error', event: 'mail.failed', kind: 'passwordChanged', error: String(e) })),
+  );
 }

@@ -25,6 +25,8 @@ for (const { lang, locale } of LANGUAGES) {
       consoleGuard,
       checkA11y,
     }) => {
+      // Five screens, three of them checked with axe: more than 30 s on a busy machine (about 8 s idle).
+      test.slow();
       const t = TEXT[lang];
       const pw = PW_TEXT[lang];
       const email = passwordAccount('invitee', lang);

@@ -7,10 +7,6 @@ import { BASE, expect, LANGUAGES, origin, test } from './fixtures';
 import { ADMIN_TEXT, signInToPage, toast } from './support/admin-text';
 import { ensureSettingsTenant, primaryContactOf } from './support/admin-tenants';
 
-// Long journeys (several dialogs and sign-ins, axe on each state): more time than the default
-// when the two cores are shared with other browsers.
-test.describe.configure({ timeout: 60_000 });
-
 const DAY = 86_400_000;
 const DATE_TIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/;
 

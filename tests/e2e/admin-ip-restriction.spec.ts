@@ -12,10 +12,6 @@ import { ADMIN_TEXT, signInToPage, toast } from './support/admin-text';
 import { ensureSettingsTenant, serverTrustsForwardedFor } from './support/admin-tenants';
 import { TEXT } from './support/text';
 
-// Long journeys (several dialogs and sign-ins, axe on each state): more time than the default
-// when the two cores are shared with other browsers.
-test.describe.configure({ timeout: 60_000 });
-
 const api = (path: string) => `${BASE}/api/${path}`;
 // Public addresses (the documentation ranges are reserved, and the server refuses them).
 const ADMIN_IP = '133.242.10.20';

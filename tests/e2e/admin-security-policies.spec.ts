@@ -9,10 +9,6 @@ import { ADMIN_TEXT, signInToPage, toast } from './support/admin-text';
 import { ensureSettingsTenant } from './support/admin-tenants';
 import { TEXT } from './support/text';
 
-// Long journeys (several dialogs and sign-ins, axe on each state): more time than the default
-// when the two cores are shared with other browsers.
-test.describe.configure({ timeout: 60_000 });
-
 for (const { lang, locale } of LANGUAGES) {
   test.describe(`in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
     test.use({ locale });

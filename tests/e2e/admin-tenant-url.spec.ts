@@ -6,10 +6,6 @@ import { BASE, expect, LANGUAGES, origin, test } from './fixtures';
 import { ADMIN_TEXT, signInToPage, toast } from './support/admin-text';
 import { ensureSettingsTenant } from './support/admin-tenants';
 
-// Long journeys (several dialogs and sign-ins, axe on each state): more time than the default
-// when the two cores are shared with other browsers.
-test.describe.configure({ timeout: 60_000 });
-
 const api = (path: string) => `${BASE}/api/${path}`;
 
 for (const { lang, locale } of LANGUAGES) {

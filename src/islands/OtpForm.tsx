@@ -3,6 +3,7 @@
 // (query kept) and, for SMS users, a resend with a 60-second cooldown. A correct code signs in
 // like the password step (AfterSignIn).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { loginWithNotice } from '../shared/notices';
 import { api } from '../shared/api';
 import { formatCountdown } from '../shared/dates';
 import { getT } from '../shared/i18n';
@@ -35,7 +36,7 @@ export default function OtpForm(props: OtpFormProps) {
   // The page is there for this one field.
   useEffect(() => inputRef.current?.focus(), []);
 
-  const backToLogin = () => window.location.assign(`${basePath}/login${props.query}`);
+  const backToLogin = () => window.location.assign(loginWithNotice(basePath, props.query, 'twofa-error'));
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();

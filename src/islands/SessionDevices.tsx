@@ -15,29 +15,45 @@ export interface SessionDevice {
   lastActivity: string;
 }
 
+/** A browser remembered after a two-factor code (src/domain/auth/devices.ts listRememberedDevices). */
+export interface RememberedDevice {
+  id: string;
+  agent: { device: string | null; os: string | null; browser: string | null };
+  rememberedAt: string;
+  expiresAt: string;
+  thisBrowser: boolean;
+}
+
 export interface SessionDeviceList {
   currentSession: SessionDevice;
   otherSessions: SessionDevice[];
+  rememberedDevices: RememberedDevice[];
 }
 
 export interface SessionDevicesProps {
   lang: Lang;
   basePath: string;
   devices: SessionDeviceList;
+  /** Two-factor is on: the remembered-devices part shows even when the list is empty. */
+  twofaEnabled: boolean;
 }
 
-type Pending = { kind: 'one'; device: SessionDevice } | { kind: 'others' };
+type Pending = { kind: 'one'; device: SessionDevice } | { kind: 'others' } | { kind: 'forget'; device: RememberedDevice };
 type Notice = { kind: 'success' | 'error'; text: string };
+
+const DONE = { one: 'devices.loggedOut', others: 'devices.loggedOutOthers', forget: 'devices.forgotten' } as const;
+const CONFIRM_TITLE = { one: 'devices.confirmLogoutTitle', others: 'devices.confirmLogoutOthersTitle', forget: 'devices.confirmForgetTitle' } as const;
+const CONFIRM_ACTION = { one: 'devices.logout', others: 'devices.logoutOthers', forget: 'devices.forget' } as const;
 
 const DEVICE_TYPES = ['desktop', 'mobile', 'tablet', 'console', 'smarttv', 'wearable', 'embedded'];
 
-function deviceName(t: T, d: SessionDevice): string {
+function deviceName(t: T, d: { agent: { device: string | null } }): string {
   const device = d.agent.device;
   if (!device) return t('devices.unknown');
   return DEVICE_TYPES.includes(device) ? t(`devices.type.${device}`) : device;
 }
 
-function summary(t: T, d: SessionDevice): string {
+function summary(t: T, d: { agent: { os: string | null; browser: string | null } }): string {
   return t('devices.summary', { browser: d.agent.browser ?? t('devices.unknown'), os: d.agent.os ?? t('devices.unknown') });
 }
 
@@ -89,7 +105,7 @@ function DeviceDetails({ t, lang, device, timeZone }: { t: T; lang: Lang; device
   );
 }
 
-export default function SessionDevices({ lang, basePath, devices: initial }: SessionDevicesProps) {
+export default function SessionDevices({ lang, basePath, devices: initial, twofaEnabled }: SessionDevicesProps) {
   const t = getT(lang);
   const [devices, setDevices] = useState<SessionDeviceList>(initial);
   // The server renders Tokyo time; after hydration the browser shows its own zone.
@@ -106,7 +122,7 @@ export default function SessionDevices({ lang, basePath, devices: initial }: Ses
 
   const refresh = async () => {
     const r = await api<SessionDeviceList>(basePath, 'GET', 'session-devices');
-    if (r.ok) setDevices({ currentSession: r.data.currentSession, otherSessions: r.data.otherSessions });
+    if (r.ok) setDevices({ currentSession: r.data.currentSession, otherSessions: r.data.otherSessions, rememberedDevices: r.data.rememberedDevices });
     return r;
   };
 
@@ -116,10 +132,13 @@ export default function SessionDevices({ lang, basePath, devices: initial }: Ses
     const r =
       pending.kind === 'one'
         ? await api(basePath, 'POST', `session-devices/${encodeURIComponent(pending.device.id)}/logout`)
-        : await api(basePath, 'POST', 'session-devices/logout-others');
+        : pending.kind === 'forget'
+          ? await api(basePath, 'DELETE', `session-devices/remembered/${encodeURIComponent(pending.device.id)}`)
+          : await api(basePath, 'POST', 'session-devices/logout-others');
     // This session itself has ended meanwhile: the page guard sends the browser to login.
     if (r.status === 401) return window.location.reload();
-    if (r.ok) setNotice({ kind: 'success', text: t(pending.kind === 'one' ? 'devices.loggedOut' : 'devices.loggedOutOthers') });
+    // Already forgotten (another tab, or it expired): the refreshed list says the rest.
+    if (r.ok || (pending.kind === 'forget' && r.status === 404)) setNotice({ kind: 'success', text: t(DONE[pending.kind]) });
     else setNotice({ kind: 'error', text: t('errors.generic') });
     const list = await refresh();
     if (!list.ok && list.status === 401) return window.location.reload();
@@ -129,6 +148,13 @@ export default function SessionDevices({ lang, basePath, devices: initial }: Ses
   };
 
   const others = devices.otherSessions;
+  const remembered = devices.rememberedDevices;
+  const confirmText = (p: Pending) =>
+    p.kind === 'one'
+      ? t('devices.confirmLogoutText', { device: `${deviceName(t, p.device)} ${summary(t, p.device)}` })
+      : p.kind === 'forget'
+        ? t('devices.confirmForgetText', { device: `${deviceName(t, p.device)} ${summary(t, p.device)}` })
+        : t('devices.confirmLogoutOthersText');
   const danger =
     'rounded border border-red-800 bg-white px-3 py-1.5 text-sm text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
   const card = 'rounded-lg bg-white p-4 shadow';
@@ -195,6 +221,56 @@ export default function SessionDevices({ lang, basePath, devices: initial }: Ses
         </>
       )}
 
+      {(twofaEnabled || remembered.length > 0) && (
+        <>
+          <h3 className="mb-1 mt-6 text-base font-semibold" id="remembered-devices-heading">
+            {t('devices.remembered')}
+          </h3>
+          <p className="m-0 mb-2 text-sm text-slate-700">{t('devices.rememberedHelp')}</p>
+          {remembered.length === 0 ? (
+            <p className="m-0 text-slate-700" data-testid="no-remembered-devices">
+              {t('devices.noneRemembered')}
+            </p>
+          ) : (
+            <ul className="m-0 flex list-none flex-col gap-3 p-0" aria-labelledby="remembered-devices-heading" data-testid="remembered-devices">
+              {remembered.map((d) => (
+                <li key={d.id} className={`${card} flex flex-wrap items-start justify-between gap-3`}>
+                  <div>
+                    <p className="m-0 flex flex-wrap items-center gap-2 font-medium">
+                      <span>{deviceName(t, d)}</span>
+                      <span className="text-slate-700">{summary(t, d)}</span>
+                      {d.thisBrowser && (
+                        <span className="rounded bg-blue-100 px-2 py-0.5 text-sm text-blue-900" data-testid="this-browser-badge">
+                          {t('devices.thisBrowser')}
+                        </span>
+                      )}
+                    </p>
+                    <p className="m-0 mt-1 text-sm text-slate-700">
+                      {t('devices.rememberedUntil', {
+                        from: formatDateTime(d.rememberedAt, lang, timeZone),
+                        until: formatDateTime(d.expiresAt, lang, timeZone),
+                      })}
+                    </p>
+                  </div>
+                  <button
+                    type="button"
+                    className={danger}
+                    aria-label={t('devices.forgetDevice', { device: `${deviceName(t, d)} ${summary(t, d)}` })}
+                    disabled={busy}
+                    onClick={() => {
+                      setNotice(null);
+                      setPending({ kind: 'forget', device: d });
+                    }}
+                  >
+                    {t('devices.forget')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+
       <Dialog
         open={pending !== null}
         labelledBy="devices-confirm-title"
@@ -213,12 +289,10 @@ export default function SessionDevices({ lang, basePath, devices: initial }: Ses
         {pending && (
           <>
             <h2 id="devices-confirm-title" className="m-0 text-lg font-semibold">
-              {t(pending.kind === 'one' ? 'devices.confirmLogoutTitle' : 'devices.confirmLogoutOthersTitle')}
+              {t(CONFIRM_TITLE[pending.kind])}
             </h2>
             <p id="devices-confirm-text" className="mt-3">
-              {pending.kind === 'one'
-                ? t('devices.confirmLogoutText', { device: `${deviceName(t, pending.device)} ${summary(t, pending.device)}` })
-                : t('devices.confirmLogoutOthersText')}
+              {confirmText(pending)}
             </p>
             <div className="mt-6 flex justify-end gap-2">
               <button
@@ -236,7 +310,7 @@ export default function SessionDevices({ lang, basePath, devices: initial }: Ses
                 disabled={busy}
                 onClick={() => void confirm()}
               >
-                {t(pending.kind === 'one' ? 'devices.logout' : 'devices.logoutOthers')}
+                {t(CONFIRM_ACTION[pending.kind])}
               </button>
             </div>
           </>

@@ -4,6 +4,7 @@
 // details are fetched once (GET setup-twofa-at-login/app); a failure goes back to login. "Skip for
 // now" only where the tenant allows it. Success signs in like the password step (AfterSignIn).
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { loginWithNotice } from '../shared/notices';
 import { api } from '../shared/api';
 import { getT } from '../shared/i18n';
 import type { PasswordComplianceAnswer, SignedInUser } from '../shared/signed-in';
@@ -42,7 +43,7 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
   const tabRefs = { backup: useRef<HTMLButtonElement>(null), qr: useRef<HTMLButtonElement>(null) };
   const requested = useRef(false);
 
-  const backToLogin = () => window.location.assign(`${basePath}/login${props.query}`);
+  const backToLogin = () => window.location.assign(loginWithNotice(basePath, props.query, 'twofa-error'));
 
   useEffect(() => {
     // Once: every call makes new backup codes and a new secret for this setup.

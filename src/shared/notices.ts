@@ -13,3 +13,14 @@ export type AccountNoticeName = keyof typeof ACCOUNT_NOTICES;
 export function accountNotice(value: string | null | undefined): AccountNoticeName | null {
   return value && Object.hasOwn(ACCOUNT_NOTICES, value) ? (value as AccountNoticeName) : null;
 }
+
+/**
+ * Login with a notice: where the at-login two-factor screens send the user when their pending
+ * login cannot go on ("go to login with a generic error", spec 01 section 8). `query` is the
+ * screen's own query string (with its `?`), kept so `continue` survives.
+ */
+export function loginWithNotice(basePath: string, query: string, notice: 'twofa-error'): string {
+  const params = new URLSearchParams(query);
+  params.set('notice', notice);
+  return `${basePath}/login?${params.toString()}`;
+}

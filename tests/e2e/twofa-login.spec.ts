@@ -41,9 +41,10 @@ for (const { lang, locale } of LANGUAGES) {
     const backupEmail = `twofa-backup+${lang}@acme.test`;
     const rememberEmail = `twofa-remember+${lang}@acme.test`;
     const lockEmail = `twofa-lock+${lang}@acme.test`;
+    const goneEmail = `twofa-gone+${lang}@acme.test`;
 
     test.beforeAll(async () => {
-      await ensureTwofaUsers([codeEmail, backupEmail, rememberEmail, lockEmail].map((email) => ({ from: 'user@acme.test', email, language: lang })));
+      await ensureTwofaUsers([codeEmail, backupEmail, rememberEmail, lockEmail, goneEmail].map((email) => ({ from: 'user@acme.test', email, language: lang })));
     });
 
     /** App 2FA turned on for `email` (a finished setup, written in the database). */
@@ -149,7 +150,22 @@ for (const { lang, locale } of LANGUAGES) {
       await checkA11y(page, 'enter code, locked out');
     });
 
-    test('"remember this device": the next sign-in from this browser asks for no code', async ({ page }) => {
+    test('a pending login that has gone sends the user back to login with an error', async ({ page, consoleGuard, checkA11y }) => {
+      const x = TWOFA[lang];
+      consoleGuard.allowResourceError({ path: api('otp/verify'), status: 401 });
+      const { authenticator } = await withAppTwofa(goneEmail);
+      const query = '?continue=%2Faccounts%2Fmy-account';
+      await passwordStepAsksForCode(page, goneEmail, lang, query);
+      // The login attempt ends (expired, or finished in another tab): its cookie is gone.
+      await page.context().clearCookies();
+      const verified = await submitCode(page, x, await authenticator.next());
+      expect(verified.status()).toBe(401);
+      await expect(page).toHaveURL(`${ACME}${BASE}/login?continue=%2Faccounts%2Fmy-account&notice=twofa-error`);
+      await expect(page.getByRole('alert').filter({ hasText: x.loginAgain })).toBeVisible();
+      await checkA11y(page, 'login with the two-factor error');
+    });
+
+    test('"remember this device": the next sign-in from this browser asks for no code; forgetting it asks again', async ({ page, checkA11y }) => {
       const x = TWOFA[lang];
       const { authenticator } = await withAppTwofa(rememberEmail);
       await passwordStepAsksForCode(page, rememberEmail, lang);
@@ -167,6 +183,26 @@ for (const { lang, locale } of LANGUAGES) {
       await signInOnTenantHost(page, TEXT[lang], 'acme', rememberEmail, DEMO_PASSWORD);
       await expect(page).toHaveURL(`${ACME}/meishi/`);
       expect(visited).not.toContain(`${BASE}/otp`);
+
+      // My account lists the remembered browser (marked as this one) and forgets it.
+      await gotoHydrated(page, `${ACME}${BASE}/my-account`);
+      await expect(page.getByRole('heading', { name: x.rememberedHeading })).toBeVisible();
+      const entry = page.getByTestId('remembered-devices').getByRole('listitem');
+      await expect(entry).toHaveCount(1);
+      await expect(entry.getByTestId('this-browser-badge')).toHaveText(x.thisBrowser);
+      await checkA11y(page, 'my-account with a remembered device');
+      await entry.getByRole('button').click();
+      const dialog = page.getByRole('dialog', { name: x.forgetTitle });
+      await expect(dialog).toBeVisible();
+      await checkA11y(page, 'forget-device confirmation');
+      const forgotten = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith(api('session-devices/remembered/')) && r.request().method() === 'DELETE');
+      await dialog.getByRole('button', { name: x.forget, exact: true }).click();
+      expect((await forgotten).status()).toBe(200);
+      await expect(page.getByTestId('devices-notice')).toHaveText(x.forgotten);
+      await expect(page.getByTestId('no-remembered-devices')).toHaveText(x.noneRemembered);
+      await signOut(page);
+
+      await passwordStepAsksForCode(page, rememberEmail, lang);
     });
   });
 }

@@ -102,6 +102,14 @@ describe('remember this device', () => {
     expect((await b.login('totp@acme.test')).body.message).toBe('success');
     const devices = (await b.get('/accounts/api/session-devices')).body;
     expect(devices.rememberedDevices).toHaveLength(1);
+    expect(devices.rememberedDevices[0].thisBrowser).toBe(true);
+    // Another browser of the same user sees the entry, not as its own.
+    const other = h.client(ACME);
+    await other.login('totp@acme.test');
+    h.clock.advance(30_000);
+    expect((await other.post('/accounts/api/otp/verify', { otp: await code() })).status).toBe(200);
+    const seen = (await other.get('/accounts/api/session-devices')).body.rememberedDevices;
+    expect(seen.map((d: { id: string; thisBrowser: boolean }) => [d.id, d.thisBrowser])).toEqual([[devices.rememberedDevices[0].id, false]]);
     expect((await b.request('DELETE', `/accounts/api/session-devices/remembered/${devices.rememberedDevices[0].id}`)).body).toEqual({ message: 'success' });
     await b.post('/accounts/api/logout');
     expect((await b.login('totp@acme.test')).body.message).toBe('enter-otp');

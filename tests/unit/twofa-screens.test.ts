@@ -3,7 +3,7 @@
 // call goes, and where the password check goes on to.
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../../src/shared/api';
-import { accountNotice } from '../../src/shared/notices';
+import { accountNotice, loginWithNotice } from '../../src/shared/notices';
 import { failedSetupUrl, otpError, retryAfterSeconds } from '../../src/islands/twofa-parts';
 import { mobileE164 } from '../../src/islands/TwofaSms';
 import { verifyPasswordTarget } from '../../src/routes/pages/twofa';
@@ -87,5 +87,13 @@ describe('verifyPasswordTarget', () => {
     for (const raw of ['https://evil.example/', '//evil.example/', '/\\evil.example', 'javascript:alert(1)', 'admin']) {
       expect(go(raw)).toEqual({ redirect: 'twofa', next: '/accounts/twofa' });
     }
+  });
+});
+
+describe('loginWithNotice', () => {
+  it('keeps the screen query and adds the notice once', () => {
+    expect(loginWithNotice('/accounts', '?continue=%2Faccounts%2Fmy-account', 'twofa-error')).toBe('/accounts/login?continue=%2Faccounts%2Fmy-account&notice=twofa-error');
+    expect(loginWithNotice('/accounts', '', 'twofa-error')).toBe('/accounts/login?notice=twofa-error');
+    expect(loginWithNotice('/accounts', '?notice=password-set', 'twofa-error')).toBe('/accounts/login?notice=twofa-error');
   });
 });

@@ -4,6 +4,7 @@ import { and, desc, eq, gt, ne } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { rememberedDevices, sessions, type Session } from '../../db/schema';
 import { AppError } from '../errors';
+import { sha256Hex } from '../security/tokens';
 import { audit } from '../audit/log';
 
 export function deviceView(s: Session) {
@@ -16,8 +17,12 @@ export function deviceView(s: Session) {
   };
 }
 
-/** Devices that skip the one-time code (remembered after a code), listed and revocable. */
-export async function listRememberedDevices(deps: Deps, userId: number) {
+/**
+ * Devices that skip the one-time code (remembered after a code), listed and revocable.
+ * `thisBrowser` marks the entry whose token is this browser's remember cookie.
+ */
+export async function listRememberedDevices(deps: Deps, userId: number, browserToken?: string) {
+  const browserHash = browserToken ? sha256Hex(browserToken) : null;
   const rows = await deps.db
     .select()
     .from(rememberedDevices)
@@ -28,6 +33,7 @@ export async function listRememberedDevices(deps: Deps, userId: number) {
     agent: { device: r.device, os: r.os, browser: r.browser },
     rememberedAt: new Date(r.createdAt).toISOString(),
     expiresAt: new Date(r.expiresAt).toISOString(),
+    thisBrowser: browserHash !== null && r.tokenHash === browserHash,
   }));
 }
 
@@ -40,13 +46,13 @@ export async function forgetRememberedDevice(deps: Deps, current: Session, id: s
   await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'twofa.remembered_device_forgotten', targetType: 'remembered_device', targetId: id, ipAddress: ip }, deps.clock.now());
 }
 
-export async function listDevices(deps: Deps, current: Session) {
+export async function listDevices(deps: Deps, current: Session, rememberToken?: string) {
   const rows = await deps.db
     .select()
     .from(sessions)
     .where(and(eq(sessions.userId, current.userId), ne(sessions.id, current.id), gt(sessions.expiresAt, deps.clock.now())))
     .orderBy(desc(sessions.lastActivityAt));
-  return { currentSession: deviceView(current), otherSessions: rows.map(deviceView), rememberedDevices: await listRememberedDevices(deps, current.userId) };
+  return { currentSession: deviceView(current), otherSessions: rows.map(deviceView), rememberedDevices: await listRememberedDevices(deps, current.userId, rememberToken) };
 }
 
 /** Another user's (or tenant's) session id is indistinguishable from a missing one: 404. */

@@ -29,6 +29,7 @@ import { clientInfo, deviceToken, signedIn } from '../auth-helpers';
 import type { AppEnv, Ctx } from '../env';
 import { requireSession } from '../middleware/guards';
 import { limitPerAddress } from '../middleware/rate-limit';
+import { rememberedDeviceCookie } from './twofa';
 import { readJson } from './validate';
 
 export const accountApi = new Hono<AppEnv>();
@@ -144,7 +145,7 @@ accountApi.patch('/password', requireSession, async (c) => {
   return c.json({ message: 'success' });
 });
 
-accountApi.get('/session-devices', requireSession, async (c) => c.json(await listDevices(c.var.deps, c.var.session)));
+accountApi.get('/session-devices', requireSession, async (c) => c.json(await listDevices(c.var.deps, c.var.session, rememberedDeviceCookie(c as unknown as Ctx))));
 
 accountApi.post('/session-devices/logout-others', requireSession, async (c) => {
   const count = await logoutOtherDevices(c.var.deps, c.var.session, c.var.clientIp);

@@ -16,8 +16,9 @@ import type { AppEnv, Ctx } from '../env';
 
 export const loginPages = new Hono<AppEnv>();
 
-/** Messages other pages send the user to login with (`?notice=`): password set, already verified. */
-const LOGIN_NOTICES = ['password-set', 'already-verified'] as const;
+/** Messages other pages send the user to login with (`?notice=`): password set, already verified, 2FA failure. */
+const LOGIN_NOTICES = ['password-set', 'already-verified', 'twofa-error'] as const;
+const ERROR_NOTICES: readonly string[] = ['twofa-error'];
 
 async function loginPage(c: Ctx) {
   const { deps, t, lang, hostTenant, user } = c.var;
@@ -96,7 +97,11 @@ async function loginPage(c: Ctx) {
               {hostTenant ? t('login.tenantHeading', { tenant: hostTenant.name }) : t('login.heading')}
             </h1>
             {notice && (
-              <p role="status" className="mb-4 rounded border border-green-700 bg-green-50 p-3 text-green-900" data-testid="login-notice">
+              <p
+                role={ERROR_NOTICES.includes(notice) ? 'alert' : 'status'}
+                className={`mb-4 rounded border p-3 ${ERROR_NOTICES.includes(notice) ? 'border-red-700 bg-red-50 text-red-900' : 'border-green-700 bg-green-50 text-green-900'}`}
+                data-testid="login-notice"
+              >
                 {t(`login.notice.${notice}`)}
               </p>
             )}

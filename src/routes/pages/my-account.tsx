@@ -11,6 +11,7 @@ import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
 import { renderPage } from '../../ui/render';
 import type { AppEnv, Ctx } from '../env';
+import { rememberedDeviceCookie } from '../api/twofa';
 import { isSsoUser } from '../middleware/guards';
 import { loadFrame } from './frame-data';
 
@@ -22,10 +23,14 @@ async function myAccount(c: Ctx) {
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
   const sso = isSsoUser(c);
-  const all = await listDevices(deps, c.var.session!);
+  const all = await listDevices(deps, c.var.session!, rememberedDeviceCookie(c));
   // Only what the screen shows goes into the page (the API answer also carries the address).
   const view = ({ id, agent, location, lastActivity }: SessionDeviceList['currentSession']) => ({ id, agent, location, lastActivity });
-  const devices: SessionDeviceList = { currentSession: view(all.currentSession), otherSessions: all.otherSessions.map(view) };
+  const devices: SessionDeviceList = {
+    currentSession: view(all.currentSession),
+    otherSessions: all.otherSessions.map(view),
+    rememberedDevices: all.rememberedDevices,
+  };
   const item = 'flex items-center justify-between border-b border-slate-200 px-4 py-3';
   return renderPage(c, {
     titleKey: 'titles.my-account',
@@ -64,7 +69,7 @@ async function myAccount(c: Ctx) {
             <Island name="LanguageSetting" component={LanguageSetting} props={{ lang, basePath: base }} />
           </li>
         </ul>
-        <Island name="SessionDevices" component={SessionDevices} props={{ lang, basePath: base, devices }} />
+        <Island name="SessionDevices" component={SessionDevices} props={{ lang, basePath: base, devices, twofaEnabled: Boolean(user.twofaMethod) }} />
       </Frame>
     ),
   });

@@ -309,18 +309,18 @@ const COMMANDS: Command[] = [
   {
     name: 'health',
     usage: 'health',
-    summary: 'Readiness of the portal (GET /readyz: the app and its database); needs no token',
+    summary: 'Readiness of the portal (GET <base>/readyz: the app and its database); needs no token',
     async run({ api, out }) {
-      const origin = new URL(api.baseUrl).origin;
+      const url = `${api.baseUrl}/readyz`;
       let res: Response;
       try {
-        res = await fetch(`${origin}/readyz`);
+        res = await fetch(url);
       } catch (e) {
-        throw new Error(`Cannot reach ${origin}/readyz: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
+        throw new Error(`Cannot reach ${url}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
       }
       const body = await res.json().catch(() => null);
       if (!res.ok) throw new ApiError(res.status, body);
-      out(`${origin}: ${body.status}, database ${body.database}, version ${body.version}`, body);
+      out(`${api.baseUrl}: ${body.status}, database ${body.database}, version ${body.version}`, body);
     },
   },
   {

@@ -1,6 +1,6 @@
 // createApp(deps): middleware order and route mounting (DESIGN.md section 2).
 import { sql } from 'drizzle-orm';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { AppError } from './domain/errors';
@@ -41,10 +41,11 @@ export function createApp(deps: Deps) {
   const base = deps.config.BASE_PATH;
   const app = new Hono<AppEnv>();
 
-  // Health first: answers on any host (load balancers probe by address). /healthz (liveness)
-  // touches nothing; /readyz (readiness) also asks the database for one row.
-  app.get('/healthz', (c) => c.json({ status: 'ok', version: deps.config.version }, 200, { 'Cache-Control': 'no-store' }));
-  app.get('/readyz', async (c) => {
+  // Health first: answers on any host (load balancers probe by address), at the root and under
+  // the base path (a deployment that routes only <base>/* to the portal still has them).
+  // healthz (liveness) touches nothing; readyz (readiness) also asks the database for one row.
+  const live = (c: Context) => c.json({ status: 'ok', version: deps.config.version }, 200, { 'Cache-Control': 'no-store' });
+  const ready = async (c: Context) => {
     const headers = { 'Cache-Control': 'no-store' };
     try {
       await deps.db.run(sql`select 1`);
@@ -53,7 +54,11 @@ export function createApp(deps: Deps) {
       console.error(JSON.stringify({ level: 'error', event: 'readiness_failed', error: String(e) }));
       return c.json({ status: 'unavailable', version: deps.config.version, database: 'unreachable' }, 503, headers);
     }
-  });
+  };
+  for (const prefix of ['', base]) {
+    app.get(`${prefix}/healthz`, live);
+    app.get(`${prefix}/readyz`, ready);
+  }
 
   app.use('*', securityHeaders);
   app.use('*', contextMiddleware(deps));

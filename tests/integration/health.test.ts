@@ -15,6 +15,9 @@ describe('health', () => {
         expect(ready.status, host).toBe(200);
         expect(await ready.json()).toMatchObject({ status: 'ok', database: 'ok' });
         expect(ready.headers.get('cache-control')).toBe('no-store');
+        // Also under the base path, for deployments that route only /accounts/* to the portal.
+        expect((await h.app.request(`http://${host}/accounts/readyz`)).status, host).toBe(200);
+        expect((await h.app.request(`http://${host}/accounts/healthz`)).status, host).toBe(200);
       }
     } finally {
       h.close();

@@ -82,6 +82,7 @@ describe('portal CLI over the operator API', () => {
     expect((await cli('maintenance', 'delete', String(id))).out).toBe(`Deleted maintenance message #${id}.`);
 
     expect((await cli('requests', 'list')).out).toBe('(none)');
+    expect((await cli('health')).out).toBe(`${url}: ok, database ok, version v2.53.2`);
   });
 
   it('reports errors plainly with an exit code: API refusals 1, usage mistakes 64', async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../scripts/portal-cli';
+import { APP_VERSION } from '../../src/config';
 import { migrateLibsql, openLibsql } from '../../src/adapters/db-libsql';
 import { createOperatorToken } from '../../src/domain/operator/tokens';
 import { OPERATOR_SCOPES } from '../../src/shared/operator-schemas';
@@ -82,7 +83,7 @@ describe('portal CLI over the operator API', () => {
     expect((await cli('maintenance', 'delete', String(id))).out).toBe(`Deleted maintenance message #${id}.`);
 
     expect((await cli('requests', 'list')).out).toBe('(none)');
-    expect((await cli('health')).out).toBe(`${url}: ok, database ok, version v2.53.2`);
+    expect((await cli('health')).out).toBe(`${url}: ok, database ok, version ${APP_VERSION}`);
   });
 
   it('reports errors plainly with an exit code: API refusals 1, usage mistakes 64', async () => {

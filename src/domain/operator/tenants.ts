@@ -197,6 +197,7 @@ export async function createTenant(deps: Deps, actor: OperatorActor, input: Crea
       auditInsert(
         db,
         operatorAudit(actor, 'tenant_created', {
+          // The sub-select again: drizzle writes SQL values as they are (the type says number).
           tenantId: tenantId as unknown as number,
           targetType: 'tenant',
           details: { subdomain: label, name: input.name, status: input.status, apps: input.apps, admin: email },

@@ -1,5 +1,6 @@
 // createApp(deps): middleware order and route mounting (DESIGN.md section 2).
-import { Hono } from 'hono';
+import { sql } from 'drizzle-orm';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { AppError } from './domain/errors';
@@ -8,6 +9,8 @@ import { adminSettingsApi } from './routes/api/admin-settings';
 import { authApi } from './routes/api/auth';
 import { twofaApi } from './routes/api/twofa';
 import { challengeApi } from './routes/api/challenges';
+import { openApiRoute } from './routes/api/openapi';
+import { operatorApi } from './routes/api/operator';
 import { appUrls } from './routes/api/helpers';
 import { publicApi } from './routes/api/public';
 import type { AppEnv } from './routes/env';
@@ -38,8 +41,24 @@ export function createApp(deps: Deps) {
   const base = deps.config.BASE_PATH;
   const app = new Hono<AppEnv>();
 
-  // Health first: answers on any host (load balancers probe by address) and touches nothing.
-  app.get('/healthz', (c) => c.json({ status: 'ok', version: deps.config.version }, 200, { 'Cache-Control': 'no-store' }));
+  // Health first: answers on any host (load balancers probe by address), at the root and under
+  // the base path (a deployment that routes only <base>/* to the portal still has them).
+  // healthz (liveness) touches nothing; readyz (readiness) also asks the database for one row.
+  const live = (c: Context) => c.json({ status: 'ok', version: deps.config.version }, 200, { 'Cache-Control': 'no-store' });
+  const ready = async (c: Context) => {
+    const headers = { 'Cache-Control': 'no-store' };
+    try {
+      await deps.db.run(sql`select 1`);
+      return c.json({ status: 'ok', version: deps.config.version, database: 'ok' }, 200, headers);
+    } catch (e) {
+      console.error(JSON.stringify({ level: 'error', event: 'readiness_failed', error: String(e) }));
+      return c.json({ status: 'unavailable', version: deps.config.version, database: 'unreachable' }, 503, headers);
+    }
+  };
+  for (const prefix of ['', base]) {
+    app.get(`${prefix}/healthz`, live);
+    app.get(`${prefix}/readyz`, ready);
+  }
 
   app.use('*', securityHeaders);
   app.use('*', contextMiddleware(deps));
@@ -49,13 +68,17 @@ export function createApp(deps: Deps) {
   const api = new Hono<AppEnv>();
   api.use('*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) }));
   // The add-in backend calls redeem server to server; its single-use token is the credential.
-  api.use('*', csrfGuard([`${base}/api/outlook-sso/redeem`]));
+  // Operator calls authenticate with a bearer header only (never a cookie), which a browser
+  // does not send on its own, so the cookie CSRF rule does not apply to them.
+  api.use('*', csrfGuard([`${base}/api/outlook-sso/redeem`, `${base}/api/operator/*`]));
   api.route('/', publicApi);
   api.route('/', authApi);
   api.route('/', challengeApi);
   api.route('/', accountApi);
   api.route('/', twofaApi);
   api.route('/', adminSettingsApi);
+  api.route('/', operatorApi);
+  api.route('/', openApiRoute);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));
   app.route(`${base}/api`, api);
 

@@ -16,6 +16,7 @@ import { readConfig } from '../config';
 import { isEmpty, seedDemo } from '../db/seed';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/auth/passwords';
+import { runScheduledJobs } from '../domain/operations/schedule';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -45,6 +46,15 @@ export async function startNode(env: NodeJS.ProcessEnv = process.env) {
   // "404 Not Found" text instead of the portal's translated page.
   const app = createApp(deps);
   server.all('*', (c) => app.fetch(c.req.raw, c.env));
+  // The periodic jobs (cleanup of expired rows, ...) the Workers cron trigger runs: every
+  // SCHEDULE_MINUTES (default 60, 0 turns the timer off, e.g. when an outside cron runs them),
+  // first a minute after start. unref(): the timer never keeps the process alive.
+  const every = Number(env.SCHEDULE_MINUTES ?? 60);
+  if (every > 0) {
+    const tick = () => void runScheduledJobs(deps);
+    setTimeout(tick, 60_000).unref();
+    setInterval(tick, every * 60_000).unref();
+  }
   const port = Number(env.PORT ?? 8787);
   const hostname = env.HOST ?? '127.0.0.1';
   return serve({ fetch: server.fetch, port, hostname }, () => {

@@ -32,7 +32,13 @@ export const SESSION_COOKIE = 'portal_session';
 export const CHALLENGE_COOKIE = 'portal_login_challenge';
 export const LOCALE_COOKIE = 'portal_locale';
 
-/** Cookie name: `__Host-` prefix under https (host-only, Secure, Path=/ enforced by browsers). */
+/**
+ * Cookie name: `__Host-` prefix under https (host-only, Secure, Path=/ enforced by browsers).
+ * A portal under another base path (staging at /staging-accounts on the same hosts) names its
+ * cookies apart, since Path=/ cookies of one host would otherwise overwrite each other.
+ */
 export function cookieName(c: Ctx, base: string): string {
-  return c.var.https ? `__Host-${base}` : base;
+  const basePath = c.var.deps.config.BASE_PATH;
+  const name = basePath === '/accounts' ? base : `${base}_${basePath.slice(1).replace(/[^A-Za-z0-9]+/g, '_')}`;
+  return c.var.https ? `__Host-${name}` : name;
 }

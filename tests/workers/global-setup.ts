@@ -23,6 +23,8 @@ declare module 'vitest' {
     workerPort: number;
     /** Folder where the loopback SMTP receiver writes each message the worker sent (one .eml each). */
     mailDir: string;
+    /** An operator token with every scope, made by `npm run portal -- token create --d1`. */
+    operatorToken: string;
   }
 }
 
@@ -99,6 +101,8 @@ async function startDev(persistDir: string, smtpPort: number): Promise<Dev> {
     '--var', `SMTP_URL:smtp://127.0.0.1:${smtpPort}`,
     '--persist-to', persistDir,
     '--show-interactive-dev-session=false',
+    // GET /__scheduled runs the worker's scheduled handler (the cron trigger's jobs).
+    '--test-scheduled',
   ];
   // Its own process group, so teardown can stop wrangler, esbuild and both workerd processes.
   const child = spawn(process.execPath, args, { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -200,6 +204,7 @@ export default async function setup(project: TestProject) {
   mkdirSync(mailDir);
   const smtp = await startSmtp(mailDir);
   let dev: Dev | undefined;
+  let operatorToken = '';
   // Should vitest die without running teardown, still leave no workerd behind.
   const onExit = () => dev && stopGroup(dev.child, 'SIGKILL');
   process.once('exit', onExit);
@@ -207,6 +212,10 @@ export default async function setup(project: TestProject) {
     await run('migrations', [wranglerBin, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir]);
     const seeded = await run('seed', [tsxBin, join(root, 'scripts/seed.ts'), '--d1', '--persist-to', persistDir]);
     if (!/Demo data loaded/.test(seeded)) throw new Error(`workers setup: the seed loaded nothing. Output:\n${seeded}`);
+    // The operators' CLI writes the token row to this D1 through `wrangler d1 execute`.
+    const made = await run('operator token', [tsxBin, join(root, 'scripts/portal-cli.ts'), 'token', 'create', '--name', 'workers', '--scopes', 'all', '--d1', '--persist-to', persistDir, '--json']);
+    operatorToken = /"token": "(pop_[A-Za-z0-9_-]{43})"/.exec(made)?.[1] ?? '';
+    if (!operatorToken) throw new Error(`workers setup: no operator token. Output:\n${made}`);
     // A port taken between freePort() and wrangler's bind gets one more try on new ports.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -229,6 +238,7 @@ export default async function setup(project: TestProject) {
   project.provide('workerOrigin', `http://127.0.0.1:${dev.port}`);
   project.provide('workerPort', dev.port);
   project.provide('mailDir', mailDir);
+  project.provide('operatorToken', operatorToken);
 
   return async () => {
     await stopDev(dev!);

@@ -36,9 +36,13 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Paths exempt from the rule: exact, or a prefix when the entry ends with "*". */
 export function csrfGuard(exemptPaths: string[] = []): MiddlewareHandler<AppEnv> {
+  const exact = new Set(exemptPaths.filter((p) => !p.endsWith('*')));
+  const prefixes = exemptPaths.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
   return async (c, next) => {
-    if (SAFE.has(c.req.method) || exemptPaths.includes(c.req.path)) return next();
+    const path = c.req.path;
+    if (SAFE.has(c.req.method) || exact.has(path) || prefixes.some((p) => path.startsWith(p))) return next();
     const url = new URL(c.req.url);
     const expected = `${c.var.https ? 'https' : 'http'}://${url.host}`;
     if (c.req.header('x-requested-with') !== 'XMLHttpRequest' || c.req.header('origin') !== expected) {

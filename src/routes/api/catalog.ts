@@ -1,0 +1,164 @@
+// The API catalog: every call under `<base>/api`, with its request schema (the same zod schema
+// the route parses with), who may call it and the error code words it answers. The OpenAPI
+// description (GET <base>/api/openapi.json) is generated from this list, and a test compares it
+// with the routes the app really mounts (tests/integration/openapi.test.ts): a route without an
+// entry here, or an entry without a route, fails the build.
+import type * as z from 'zod/mini';
+import {
+  contactSchema,
+  moreServicesSchema,
+  passwordPolicySchema,
+  subdomainSchema,
+  twofaPolicySchema,
+  whitelistedIpSchema,
+} from '../../shared/admin-schemas';
+import {
+  createTenantSchema,
+  listTenantsQuerySchema,
+  maintenanceMessageSchema,
+  managerSchema,
+  serviceRequestsQuerySchema,
+  updateTenantSchema,
+  type OperatorScope,
+} from '../../shared/operator-schemas';
+import {
+  addinTokenSchema,
+  backupCodeSchema,
+  changePasswordSchema,
+  emailQuerySchema,
+  forgotSchema,
+  handoffSchema,
+  languageSchema,
+  loginSchema,
+  otpLoginSchema,
+  otpSchema,
+  registerSchema,
+  resetPasswordSchema,
+  signedLinkQuerySchema,
+  smsContactSchema,
+  verifyPasswordSchema,
+  verifyResetTokenSchema,
+} from '../../shared/schemas';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call: `public` anyone; `login-challenge` a browser in the middle of a sign-in (challenge
+ * cookie); `authenticated` a session; `admin` a tenant admin on the tenant's host; `signed-link`
+ * the holder of a signed mail link; `operator` a bearer token with `scope`.
+ */
+export type Access = 'public' | 'login-challenge' | 'authenticated' | 'admin' | 'signed-link' | 'operator';
+
+export interface ApiOperation {
+  method: Method;
+  /** Hono path under `<base>/api`, exactly as mounted (":id", ":method{app|sms}"). */
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  scope?: OperatorScope;
+  body?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  /** Code words of the `message` field this call answers on failure (beyond the common ones). */
+  errors: string[];
+  /** Success status when it is not 200. */
+  status?: number;
+  /** Exempt from the cookie CSRF rule (X-Requested-With + Origin). */
+  csrfExempt?: boolean;
+}
+
+const op = (o: Omit<ApiOperation, 'errors'> & { errors?: string[] }): ApiOperation => ({ errors: [], ...o });
+
+const AUTH = 'Sign-in';
+const ACCOUNT = 'Account';
+const TWOFA = 'Two-factor';
+const ADMIN = 'Tenant administration';
+const PUBLIC = 'Public';
+const OPERATOR = 'Operator';
+
+export const API_CATALOG: ApiOperation[] = [
+  // Public
+  op({ method: 'GET', path: '/maintenance-messages', summary: 'Maintenance messages in force, per app, in the reader\'s language', tag: PUBLIC, access: 'public' }),
+  op({ method: 'GET', path: '/saml2/check', summary: 'Whether the host tenant signs in with SAML SSO', tag: PUBLIC, access: 'public' }),
+  op({ method: 'GET', path: '/saml2/check-using-email', summary: 'SSO check by email on the main domain', tag: PUBLIC, access: 'public', query: emailQuerySchema, errors: ['too-many-attempts'] }),
+  op({ method: 'GET', path: '/saml2/check-using-email-with-subdomain', summary: 'SSO check by email, answering the tenant subdomain', tag: PUBLIC, access: 'public', query: emailQuerySchema, errors: ['too-many-attempts'] }),
+  op({ method: 'GET', path: '/tenants/subdomains/:subdomain', summary: 'A tenant by custom or initial subdomain', tag: PUBLIC, access: 'public', errors: ['not-found', 'too-many-attempts'] }),
+  op({ method: 'GET', path: '/users/password-policy/:email', summary: 'Password policy that applies to a user (registration and reset forms)', tag: PUBLIC, access: 'public', errors: ['too-many-attempts'] }),
+
+  // Sign-in
+  op({ method: 'POST', path: '/v2/login', summary: 'Sign in with email and password', tag: AUTH, access: 'public', body: loginSchema, errors: ['invalid-credentials', 'deactivated', 'restricted-ip', 'locked-out', 'too-many-attempts', 'redirect-to-sso'] }),
+  op({ method: 'POST', path: '/logout', summary: 'Sign out of this host', tag: AUTH, access: 'public' }),
+  op({ method: 'GET', path: '/user', summary: 'The signed-in user, memberships and current tenant', tag: AUTH, access: 'public', errors: ['unauthenticated'] }),
+  op({ method: 'POST', path: '/handoff', summary: 'One-time hand-off to another tenant host', tag: AUTH, access: 'authenticated', body: handoffSchema, errors: ['not-found', 'handoff-invalid'] }),
+  op({ method: 'POST', path: '/additional-challenge/verify', summary: 'Answer the additional challenge mailed at an unusual sign-in', tag: AUTH, access: 'login-challenge', body: otpSchema, errors: ['incorrect-additional-challenge', 'additional-challenge-expired', 'no-pending-login', 'too-many-attempts'] }),
+  op({ method: 'POST', path: '/additional-challenge/resend', summary: 'Send the additional challenge code again', tag: AUTH, access: 'login-challenge', errors: ['no-pending-login', 'too-many-attempts'] }),
+  op({ method: 'POST', path: '/otp/verify', summary: 'Second factor at sign-in: one-time code', tag: AUTH, access: 'login-challenge', body: otpLoginSchema, errors: ['invalid-otp', 'no-pending-login', 'locked-out', 'too-many-attempts'] }),
+  op({ method: 'POST', path: '/backup-code', summary: 'Second factor at sign-in: backup code', tag: AUTH, access: 'login-challenge', body: backupCodeSchema, errors: ['invalid-otp', 'no-pending-login', 'too-many-attempts'] }),
+  op({ method: 'POST', path: '/otp/resend', summary: 'Send the sign-in SMS code again', tag: AUTH, access: 'login-challenge', errors: ['no-pending-login', 'no-sms-number', 'too-many-attempts'] }),
+  op({ method: 'GET', path: '/setup-twofa-at-login/app', summary: 'Authenticator secret for the two-factor setup a tenant enforces at sign-in', tag: AUTH, access: 'login-challenge', errors: ['no-pending-login'] }),
+  op({ method: 'POST', path: '/setup-twofa-at-login/app', summary: 'Confirm the enforced authenticator setup at sign-in', tag: AUTH, access: 'login-challenge', body: otpSchema, errors: ['invalid-otp', 'no-pending-login'] }),
+  op({ method: 'POST', path: '/setup-twofa-at-login/skip', summary: 'Skip the enforced setup when the tenant allows it', tag: AUTH, access: 'login-challenge', errors: ['skip-not-allowed', 'no-pending-login'] }),
+  op({ method: 'POST', path: '/outlook-sso/map-user', summary: 'Bind an Outlook add-in token to the signed-in user', tag: AUTH, access: 'authenticated', body: addinTokenSchema, errors: ['invalid-token', 'token-already-used'] }),
+  op({ method: 'POST', path: '/outlook-sso/redeem', summary: 'The add-in backend redeems its bound token (server to server)', tag: AUTH, access: 'public', body: addinTokenSchema, errors: ['invalid-token', 'too-many-attempts'], csrfExempt: true }),
+
+  // Account
+  op({ method: 'PATCH', path: '/user/language', summary: 'Change the display language', tag: ACCOUNT, access: 'authenticated', body: languageSchema }),
+  op({ method: 'POST', path: '/password/email', summary: 'Mail a password reset link', tag: ACCOUNT, access: 'public', body: forgotSchema, errors: ['too-many-attempts'] }),
+  op({ method: 'POST', path: '/password/verify-reset-token', summary: 'Check a reset token before showing the form', tag: ACCOUNT, access: 'public', body: verifyResetTokenSchema, errors: ['invalid-token', 'too-many-attempts'] }),
+  op({ method: 'POST', path: '/password/reset', summary: 'Set a new password with a reset token', tag: ACCOUNT, access: 'public', body: resetPasswordSchema, errors: ['failed_to_reset_password', 'invalid-token'] }),
+  op({ method: 'POST', path: '/users/register/:id', summary: 'Accept an invitation: set the first password (signed link in the query)', tag: ACCOUNT, access: 'signed-link', body: registerSchema, query: signedLinkQuerySchema, errors: ['Invalid signature.', 'link-expired', 'already-registered', 'account-deleted', 'too-many-attempts'] }),
+  op({ method: 'POST', path: '/users/verify/:id', summary: 'Confirm an email address (signed link in the query)', tag: ACCOUNT, access: 'signed-link', query: signedLinkQuerySchema, errors: ['Invalid signature.', 'link-expired', 'already-verified', 'account-deleted', 'too-many-attempts'] }),
+  op({ method: 'POST', path: '/verification-mail/:id', summary: 'Send a new email verification mail to oneself', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'already-verified', 'too-many-attempts'] }),
+  op({ method: 'PATCH', path: '/password', summary: 'Change one\'s password', tag: ACCOUNT, access: 'authenticated', body: changePasswordSchema, errors: ['current-password-wrong', 'too-many-attempts'] }),
+  op({ method: 'GET', path: '/session-devices', summary: 'Signed-in browsers and remembered devices', tag: ACCOUNT, access: 'authenticated' }),
+  op({ method: 'POST', path: '/session-devices/logout-others', summary: 'Sign out every other browser', tag: ACCOUNT, access: 'authenticated' }),
+  op({ method: 'POST', path: '/session-devices/:id/logout', summary: 'Sign out one other browser', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'cannot-logout-current-session'] }),
+  op({ method: 'DELETE', path: '/session-devices/remembered/:id', summary: 'Forget a remembered two-factor device', tag: ACCOUNT, access: 'authenticated', errors: ['not-found'] }),
+
+  // Two-factor setup in the account
+  op({ method: 'POST', path: '/password/verify', summary: 'Re-enter the password before a sensitive change', tag: TWOFA, access: 'authenticated', body: verifyPasswordSchema, errors: ['wrong_password', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'GET', path: '/twofa/backup-codes', summary: 'Backup codes of the setup in progress', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden'] }),
+  op({ method: 'GET', path: '/twofa/app/qr', summary: 'QR code (SVG) of the new authenticator secret', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden'] }),
+  op({ method: 'GET', path: '/twofa/app/manual-code', summary: 'The new authenticator secret as text', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden'] }),
+  op({ method: 'POST', path: '/twofa/sms/otp', summary: 'Send a code to the new SMS number', tag: TWOFA, access: 'authenticated', body: smsContactSchema, errors: ['password-verification-required', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'POST', path: '/twofa/sms/otp/resend', summary: 'Send the SMS setup code again', tag: TWOFA, access: 'authenticated', errors: ['no-pending-setup', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'POST', path: '/twofa/:method{app|sms}', summary: 'Confirm the two-factor setup with a code', tag: TWOFA, access: 'authenticated', body: otpSchema, errors: ['invalid-otp', 'no-pending-setup', 'password-verification-required', 'forbidden'] }),
+  op({ method: 'DELETE', path: '/twofa', summary: 'Turn two-factor authentication off', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden'] }),
+
+  // Tenant administration (admin of the host tenant)
+  op({ method: 'PATCH', path: '/admin/subdomain', summary: 'Change the custom subdomain (after a password re-entry)', tag: ADMIN, access: 'admin', body: subdomainSchema, errors: ['password-verification-required', 'could-not-change'] }),
+  op({ method: 'GET', path: '/admin/whitelisted-ips', summary: 'IP allowlist', tag: ADMIN, access: 'admin' }),
+  op({ method: 'POST', path: '/admin/whitelisted-ips', summary: 'Add an address or range to the allowlist', tag: ADMIN, access: 'admin', body: whitelistedIpSchema, status: 201, errors: ['duplicate-ip', 'The ip address must be a public IP address.', 'feature-not-subscribed'] }),
+  op({ method: 'DELETE', path: '/admin/whitelisted-ips/:id', summary: 'Remove an allowlist entry', tag: ADMIN, access: 'admin', errors: ['not-found', 'cannot-delete'] }),
+  op({ method: 'PATCH', path: '/admin/enable-ip-restriction', summary: 'Enforce the IP allowlist', tag: ADMIN, access: 'admin', errors: ['feature-not-subscribed', 'your-current-ip-address-is-not-whitelisted'] }),
+  op({ method: 'PATCH', path: '/admin/disable-ip-restriction', summary: 'Stop enforcing the IP allowlist', tag: ADMIN, access: 'admin' }),
+  op({ method: 'GET', path: '/admin/twofa', summary: 'Two-factor enforcement settings', tag: ADMIN, access: 'admin' }),
+  op({ method: 'POST', path: '/admin/twofa', summary: 'Change two-factor enforcement', tag: ADMIN, access: 'admin', body: twofaPolicySchema, errors: ['feature-not-subscribed'] }),
+  op({ method: 'GET', path: '/admin/password-policy', summary: 'Password policy', tag: ADMIN, access: 'admin' }),
+  op({ method: 'PATCH', path: '/admin/password-policy', summary: 'Change the password policy', tag: ADMIN, access: 'admin', body: passwordPolicySchema }),
+  op({ method: 'GET', path: '/admin/tenant-contacts', summary: 'Primary and billing contacts', tag: ADMIN, access: 'admin' }),
+  op({ method: 'POST', path: '/admin/tenant-contacts/billing-contact', summary: 'Add the billing contact', tag: ADMIN, access: 'admin', body: contactSchema, status: 201, errors: ['billing-contact-exists'] }),
+  op({ method: 'PATCH', path: '/admin/tenant-contacts/:id', summary: 'Change a contact', tag: ADMIN, access: 'admin', body: contactSchema, errors: ['not-found'] }),
+  op({ method: 'DELETE', path: '/admin/tenant-contacts/:id', summary: 'Remove the billing contact', tag: ADMIN, access: 'admin', errors: ['not-found', 'cannot-delete-primary-contact'] }),
+  op({ method: 'GET', path: '/admin/contract-details', summary: 'Contract dates, seats, features and usage', tag: ADMIN, access: 'admin' }),
+  op({ method: 'POST', path: '/admin/get-more-services', summary: 'Ask the provider for more seats or features', tag: ADMIN, access: 'admin', body: moreServicesSchema, errors: ['nothing-requested', 'invalid-plan'] }),
+  op({ method: 'POST', path: '/apply-for-contract', summary: 'Apply for a contract at the end of a trial', tag: ADMIN, access: 'admin', errors: ['not-applicable'] }),
+
+  // Operator (bearer token, main domain only)
+  op({ method: 'GET', path: '/operator/whoami', summary: 'The presented token: name and scopes', tag: OPERATOR, access: 'operator' }),
+  op({ method: 'GET', path: '/operator/tenants', summary: 'List tenants', tag: OPERATOR, access: 'operator', scope: 'tenants:read', query: listTenantsQuerySchema }),
+  op({ method: 'POST', path: '/operator/tenants', summary: 'Create a tenant with its initial subdomain, apps and first administrator (invited by mail)', tag: OPERATOR, access: 'operator', scope: 'tenants:write', body: createTenantSchema, status: 201, errors: ['subdomain-taken', 'subdomain-reserved'] }),
+  op({ method: 'GET', path: '/operator/tenants/:id', summary: 'One tenant', tag: OPERATOR, access: 'operator', scope: 'tenants:read', errors: ['not-found'] }),
+  op({ method: 'PATCH', path: '/operator/tenants/:id', summary: 'Change name, status, apps and seats, features and limits, contract and trial dates', tag: OPERATOR, access: 'operator', scope: 'tenants:write', body: updateTenantSchema, errors: ['not-found'] }),
+  op({ method: 'GET', path: '/operator/managers', summary: 'Tenant managers (provider staff)', tag: OPERATOR, access: 'operator', scope: 'managers:read' }),
+  op({ method: 'POST', path: '/operator/managers', summary: 'Make a user a tenant manager', tag: OPERATOR, access: 'operator', scope: 'managers:write', body: managerSchema, errors: ['user-not-found'] }),
+  op({ method: 'POST', path: '/operator/managers/revoke', summary: 'Take tenant-manager rights away', tag: OPERATOR, access: 'operator', scope: 'managers:write', body: managerSchema, errors: ['user-not-found'] }),
+  op({ method: 'GET', path: '/operator/maintenance-messages', summary: 'Maintenance messages not yet ended (all=true: every one)', tag: OPERATOR, access: 'operator', scope: 'maintenance:read' }),
+  op({ method: 'POST', path: '/operator/maintenance-messages', summary: 'Post a maintenance message for an app, optionally from/until a time', tag: OPERATOR, access: 'operator', scope: 'maintenance:write', body: maintenanceMessageSchema, status: 201 }),
+  op({ method: 'DELETE', path: '/operator/maintenance-messages/:id', summary: 'Remove a maintenance message', tag: OPERATOR, access: 'operator', scope: 'maintenance:write', errors: ['not-found'] }),
+  op({ method: 'GET', path: '/operator/service-requests', summary: 'Get-more-services requests and contract applications (pending unless state=all)', tag: OPERATOR, access: 'operator', scope: 'requests:read', query: serviceRequestsQuerySchema }),
+  op({ method: 'POST', path: '/operator/service-requests/:id/handled', summary: 'Mark a request handled', tag: OPERATOR, access: 'operator', scope: 'requests:write', errors: ['not-found', 'already-handled'] }),
+
+  // This description itself
+  op({ method: 'GET', path: '/openapi.json', summary: 'This API description (OpenAPI 3.1)', tag: PUBLIC, access: 'public' }),
+];

@@ -1,0 +1,56 @@
+// The operator API and the scheduled handler in workerd with a local D1 (issue 8): the token was
+// written by the CLI through `wrangler d1 execute` (global setup); tenant creation's batch with
+// sub-selects runs on D1; the invitation leaves through worker-mailer to the SMTP receiver.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { rawRequest } from './support/client';
+
+const port = inject('workerPort');
+const token = inject('operatorToken');
+const host = `localhost:${port}`;
+
+function call(method: string, path: string, body?: unknown, bearer: string | null = token) {
+  return rawRequest(port, {
+    method,
+    path: `/accounts/api/operator${path}`,
+    host,
+    headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+describe('operator API in workerd', () => {
+  it('refuses a call without a token and with a wrong one', async () => {
+    expect((await call('GET', '/tenants', undefined, null)).body).toEqual({ message: 'unauthenticated' });
+    expect((await call('GET', '/tenants', undefined, `pop_${'Q'.repeat(43)}`)).body).toEqual({ message: 'invalid-token' });
+  });
+
+  it('creates a tenant whose first admin is invited by mail, and reads it back', async () => {
+    const r = await call('POST', '/tenants', {
+      name: 'Workerd 株式会社',
+      subdomain: 'workerd-co',
+      apps: [{ app: 'meishi', seats: 3 }],
+      admin: { email: 'first@workerd.test', name: 'First Admin' },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.admin).toMatchObject({ email: 'first@workerd.test', invitation: 'sent' });
+    expect(r.body.tenant).toMatchObject({ initialSubdomain: 'workerd-co', apps: [{ app: 'meishi', seats: 3, used: 1 }], members: { active: 1, admins: 1 } });
+    const got = await call('GET', `/tenants/${r.body.tenant.id}`);
+    expect(got.body.name).toBe('Workerd 株式会社');
+    const dir = inject('mailDir');
+    const mail = readdirSync(dir).find((f) => f.endsWith('first@workerd.test.eml'));
+    expect(mail).toBeDefined();
+    expect(readFileSync(join(dir, mail!), 'utf8')).toMatch(/workerd-co\.localhost/);
+    // The new host answers at once.
+    expect((await rawRequest(port, { method: 'GET', path: '/accounts/api/saml2/check', host: `workerd-co.localhost:${port}` })).status).toBe(200);
+  });
+});
+
+describe('scheduled handler', () => {
+  it('runs the scheduled jobs when the cron trigger fires, and the app keeps answering', async () => {
+    const r = await rawRequest(port, { method: 'GET', path: '/__scheduled?cron=17+*+*+*+*', host });
+    expect(r.status).toBe(200);
+    expect((await rawRequest(port, { method: 'GET', path: '/readyz', host })).body).toMatchObject({ status: 'ok', database: 'ok' });
+  });
+});

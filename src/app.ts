@@ -10,6 +10,9 @@ import { twofaApi } from './routes/api/twofa';
 import { challengeApi } from './routes/api/challenges';
 import { appUrls } from './routes/api/helpers';
 import { publicApi } from './routes/api/public';
+import { samlApi } from './routes/api/saml';
+import { SAML_PATHS } from './domain/sso/sp';
+import { samlPages } from './routes/pages/saml';
 import type { AppEnv } from './routes/env';
 import { contextMiddleware } from './routes/middleware/context';
 import { pageGuard } from './routes/middleware/guards';
@@ -33,6 +36,8 @@ import { renderErrorPage } from './ui/render';
 
 /** JSON bodies above this are refused before parsing (uploads get their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
+/** The assertion consumer's form body: a base64 response of at most 100 KB XML, plus RelayState. */
+export const SAML_BODY_LIMIT = 140 * 1024;
 
 export function createApp(deps: Deps) {
   const base = deps.config.BASE_PATH;
@@ -47,10 +52,16 @@ export function createApp(deps: Deps) {
   app.use('*', localeMiddleware);
 
   const api = new Hono<AppEnv>();
-  api.use('*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) }));
+  const acsPath = `${base}${SAML_PATHS.acs}`;
+  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
+  const samlLimit = bodyLimit({ maxSize: SAML_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
+  api.use('*', (c, next) => (c.req.path === acsPath ? samlLimit(c, next) : jsonLimit(c, next)));
   // The add-in backend calls redeem server to server; its single-use token is the credential.
-  api.use('*', csrfGuard([`${base}/api/outlook-sso/redeem`]));
+  // The SAML assertion consumer receives the IdP's cross-site form POST; the signed response,
+  // bound to a browser-bound single-use request, is its protection (decision 0015).
+  api.use('*', csrfGuard([`${base}/api/outlook-sso/redeem`, acsPath]));
   api.route('/', publicApi);
+  api.route('/', samlApi);
   api.route('/', authApi);
   api.route('/', challengeApi);
   api.route('/', accountApi);
@@ -73,6 +84,7 @@ export function createApp(deps: Deps) {
   pages.route('/', twofaPages);
   pages.route('/', twofaLoginPages);
   pages.route('/', adminSettingsPages);
+  pages.route('/', samlPages);
   app.route(base, pages);
   app.get('/', (c) => c.redirect(`${base}/login`, 302));
   if (deps.config.DEV_MODE) app.route('/', devPages(base, appUrls(deps.config)));

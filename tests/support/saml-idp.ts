@@ -67,7 +67,8 @@ export class TestIdp {
   }
 
   sp(metadataXml: string, wantMessageSigned = false) {
-    return samlify.ServiceProvider({ metadata: metadataXml, wantMessageSigned });
+    // The portal requires signed LogoutRequests (query signature of the Redirect binding).
+    return samlify.ServiceProvider({ metadata: metadataXml, wantMessageSigned, wantLogoutRequestSigned: true });
   }
 
   /** The AuthnRequest id carried by the portal's redirect to the IdP. */

@@ -48,7 +48,10 @@ export async function startLogin(deps: Deps, input: StartInput): Promise<string>
   const { db, config, clock } = deps;
   const base = config.BASE_PATH;
   const setting = await loadSetting(deps, input.tenant.id);
-  const relay = validRelayState(input.relayState, base, input.appPaths) ?? `${base}/login`;
+  // The full validated path is kept server-side with the request; the RelayState sent to the
+  // IdP is that path only when it fits the binding's 80 bytes.
+  const relay = safeContinuePath(input.relayState, base, input.appPaths) ?? `${base}/login`;
+  const sent = new TextEncoder().encode(relay).length <= RELAY_STATE_MAX_BYTES ? relay : '';
   const isTest = relay === testPassedPath(base);
   if (!setting) throw new AppError('sso-not-configured', 404);
   if (isTest ? !input.isAdmin : !(input.tenant.isSsoEnabled && setting.isIdpConfigured)) throw new AppError('sso-not-configured', 404);
@@ -66,7 +69,7 @@ export async function startLogin(deps: Deps, input: StartInput): Promise<string>
       createdAt: now,
     }),
   ]);
-  return samlFor(config, input.tenant, setting, id).getAuthorizeUrlAsync(relay, undefined, {});
+  return samlFor(config, input.tenant, setting, id).getAuthorizeUrlAsync(sent, undefined, {});
 }
 
 export type AcsResult =
@@ -213,7 +216,7 @@ export async function consumeResponse(deps: Deps, input: AcsInput): Promise<AcsR
     action: 'login.sso',
     saml: { nameId: a.nameId, nameIdFormat: a.nameIdFormat, sessionIndex: a.sessionIndex },
   });
-  const destination = validRelayState(input.relayState, base, input.appPaths) ?? validRelayState(stored, base, input.appPaths) ?? `${base}/login`;
+  const destination = validRelayState(input.relayState, base, input.appPaths) ?? safeContinuePath(stored, base, input.appPaths) ?? `${base}/login`;
   return { kind: 'signed-in', user: user.user, signIn, destination };
 }
 

@@ -7,6 +7,7 @@ import { createHandoff } from '../../domain/auth/handoff';
 import { login } from '../../domain/auth/login';
 import { deleteSession } from '../../domain/auth/sessions';
 import { audit } from '../../domain/audit/log';
+import { singleLogoutUrl } from '../../domain/sso/flow';
 import { tenantOrigin } from '../../domain/tenants/hosts';
 import { listMemberships } from '../../domain/tenants/memberships';
 import { userPayload } from '../../domain/users/profile';
@@ -46,13 +47,15 @@ authApi.post('/v2/login', async (c) => {
 authApi.post('/logout', async (c) => {
   const { session } = c.var;
   const { db, clock } = c.var.deps;
+  let sloUrl: string | null = null;
   if (session) {
+    // An SSO session also ends at the IdP: the browser goes to its single-logout URL.
+    sloUrl = await singleLogoutUrl(c.var.deps, c.var.hostTenant, session);
     await deleteSession(db, session.id);
     await audit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'logout', ipAddress: c.var.clientIp }, clock.now());
   }
   clearSessionCookie(c);
-  // Single logout URL for SSO sessions arrives with the SSO capability; until then none.
-  return c.json({ message: 'success', sloUrl: null });
+  return c.json({ message: 'success', sloUrl });
 });
 
 authApi.get('/user', async (c) => {

@@ -1,7 +1,9 @@
 // The service provider of one tenant: its stable URLs and a node-saml instance over the tenant's
 // stored IdP settings. The entity id is the metadata URL on the tenant's INITIAL subdomain, which
 // never changes, so a custom-subdomain change does not break the IdP's trust (decision 0015).
-import { randomBytes, X509Certificate } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { Certificate } from '@peculiar/asn1-x509';
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { Config } from '../../config';
 import type { SamlSetting, Tenant } from '../../db/schema';
@@ -44,7 +46,6 @@ export interface ParsedCertificate {
   pem: string;
   notAfter: number;
   notBefore: number;
-  subject: string;
 }
 
 /** Parses a PEM (or bare base64) X.509 certificate; null when it is not one. */
@@ -56,11 +57,32 @@ export function parseCertificate(input: string): ParsedCertificate | null {
   if (!body || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return null;
   const pem = `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
   try {
-    const cert = new X509Certificate(pem);
-    return { pem, notAfter: Date.parse(cert.validTo), notBefore: Date.parse(cert.validFrom), subject: cert.subject };
+    // An ASN.1 parse (@peculiar/asn1-x509) rather than node:crypto's X509Certificate, which workerd
+    // does not provide (decision 0017).
+    const cert = AsnConvert.parse(Buffer.from(body, 'base64'), Certificate);
+    const validity = cert.tbsCertificate.validity;
+    const notAfter = validity.notAfter.getTime().getTime();
+    const notBefore = validity.notBefore.getTime().getTime();
+    const keyAlg = cert.tbsCertificate.subjectPublicKeyInfo.algorithm.algorithm;
+    // RSA (1.2.840.113549.1.1.1) or EC (1.2.840.10045.2.1) keys: what XML signatures use.
+    if (!Number.isFinite(notAfter) || !['1.2.840.113549.1.1.1', '1.2.840.10045.2.1'].includes(keyAlg)) return null;
+    return { pem, notAfter, notBefore };
   } catch {
     return null;
   }
+}
+
+const pemOf = (label: string, der: Uint8Array) => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+
+/**
+ * The certificate's public key (SPKI PEM). node-saml verifies with it, not with the certificate:
+ * workerd's node:crypto cannot take a public key out of a certificate PEM, so every signature
+ * failed there (decision 0017). Only the stored certificate's key is ever trusted.
+ */
+export function publicKeyPem(certPem: string): string {
+  const body = certPem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  const cert = AsnConvert.parse(Buffer.from(body, 'base64'), Certificate);
+  return pemOf('PUBLIC KEY', new Uint8Array(AsnConvert.serialize(cert.tbsCertificate.subjectPublicKeyInfo)));
 }
 
 export function samlFor(
@@ -79,7 +101,7 @@ export function samlFor(
     audience: urls.entityId,
     idpIssuer: setting.idpEntityId,
     // Only the stored certificate: a KeyInfo certificate in the message is never trusted.
-    idpCert: setting.idpX509Cert,
+    idpCert: setting.idpX509Cert === 'unset' ? 'unset' : publicKeyPem(setting.idpX509Cert),
     wantAssertionsSigned: true,
     wantAuthnResponseSigned: false,
     signatureAlgorithm: 'sha256',

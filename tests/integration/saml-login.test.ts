@@ -159,6 +159,20 @@ describe('checks before sign-in', () => {
   });
 });
 
+describe('no way around the IdP', () => {
+  it('a password sign-in on the main domain hands an SSO member to the SAML login, not into the tenant', async () => {
+    await configure(true);
+    await ssoSwitch('multi@example.test');
+    const main = h.client('localhost:8787');
+    expect((await main.login('multi@example.test')).body.message).toBe('success');
+    const toAcme = await main.post('/accounts/api/handoff', { tenant_id: 1, continue: '/meishi/' });
+    expect(toAcme.status).toBe(200);
+    expect(toAcme.body).toEqual({ message: 'redirect-to-sso', url: 'http://acme.localhost:8787/accounts/api/saml2/all/login?RelayState=%2Fmeishi%2F' });
+    // Globex (no SSO) still gets an ordinary hand-off.
+    expect((await main.post('/accounts/api/handoff', { tenant_id: 2 })).body.url).toMatch(/\/accounts\/handoff\?code=/);
+  });
+});
+
 describe('the connection test', () => {
   it('shows saml-test-passed (with its close button) and starts no session', async () => {
     const admin = await configure(false);

@@ -7,6 +7,7 @@ import { createHandoff } from '../../domain/auth/handoff';
 import { login } from '../../domain/auth/login';
 import { deleteSession } from '../../domain/auth/sessions';
 import { audit } from '../../domain/audit/log';
+import { AppError } from '../../domain/errors';
 import { singleLogoutUrl } from '../../domain/sso/flow';
 import { tenantOrigin } from '../../domain/tenants/hosts';
 import { listMemberships } from '../../domain/tenants/memberships';
@@ -80,7 +81,19 @@ authApi.post('/handoff', requireSession, async (c) => {
   const { deps } = c.var;
   const base = deps.config.BASE_PATH;
   const path = safeContinuePath(input.continue, base, appPaths(deps.config)) ?? `${base}/my-account`;
-  const { code, tenant } = await createHandoff(deps, c.var.session, input.tenant_id, path);
+  let handoff;
+  try {
+    handoff = await createHandoff(deps, c.var.session, input.tenant_id, path);
+  } catch (err) {
+    // An SSO member of the chosen tenant goes to its SAML login (the browser just follows `url`).
+    if (err instanceof AppError && err.code === 'redirect-to-sso') {
+      const here = new URL(c.req.url);
+      const origin = `${c.var.https ? 'https' : 'http'}://${String(err.details.initial_subdomain)}.${deps.config.PORTAL_DOMAIN}${here.port ? ':' + here.port : ''}`;
+      return c.json({ message: 'redirect-to-sso', url: `${origin}${base}/api/saml2/all/login?RelayState=${encodeURIComponent(path)}` });
+    }
+    throw err;
+  }
+  const { code, tenant } = handoff;
   const origin = tenantOrigin(tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
   return c.json({ url: `${origin}${base}/handoff?code=${encodeURIComponent(code)}` });
 });

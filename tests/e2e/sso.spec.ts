@@ -27,6 +27,8 @@ const SSO_TEXT = {
     close: '閉じる',
     switch: 'SSO',
     enabled: 'SSO を有効にしました',
+    failed: 'エラーが発生しました。ページを再読み込みしてください',
+    loginError: 'SSOログインエラー',
   },
   en: {
     title: 'SSO Settings',
@@ -42,6 +44,8 @@ const SSO_TEXT = {
     close: 'Close',
     switch: 'SSO',
     enabled: 'SSO enabled',
+    failed: 'An error occurred, please reload this page',
+    loginError: 'SSO login error',
   },
 };
 
@@ -106,10 +110,21 @@ for (const { lang, locale } of LANGUAGES) {
       await popup.getByRole('button', { name: s.close }).click();
       await closed;
 
-      // 4. The switch turns SSO on.
+      // 4. The switch turns SSO on; when the call fails it flips back and says so.
+      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/saml/configure-idp-status`, status: 500 });
+      await page.route(`**${BASE}/api/admin/saml/configure-idp-status`, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"server-error"}' }), { times: 1 });
+      await page.getByRole('switch', { name: s.switch }).click();
+      await expect(toast(page)).toContainText(s.failed);
+      await expect(page.getByRole('switch', { name: s.switch })).toHaveAttribute('aria-checked', 'false');
       await page.getByRole('switch', { name: s.switch }).click();
       await expect(toast(page)).toContainText(s.enabled);
       await expect(page.getByRole('switch', { name: s.switch })).toHaveAttribute('aria-checked', 'true');
+
+      // The failure page of the SSO flow (also what the IdP's errors show), with its close button.
+      await gotoHydrated(page, `${origin(tenant.label)}${BASE}/saml-login-error`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(s.loginError);
+      await expect(page.getByRole('button', { name: s.close })).toBeVisible();
+      await checkA11y(page, 'saml-login-error');
 
       // 5. The SSO member: email, Next, the IdP's login page, back signed in (one app: the card app).
       const memberContext = await browser.newContext({ locale });

@@ -116,6 +116,23 @@ describe('admin settings calls', () => {
   });
 });
 
+describe('the settings screen', () => {
+  it('shows the form to an SSO-subscribed admin and the premium explanation otherwise', async () => {
+    const acme = await signIn('admin@acme.test');
+    const page = await acme.get('/accounts/admin/sso-setting');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('data-island="SsoSetting"');
+    expect(page.text).toContain('http://acme.localhost:8787/accounts/api/saml2/all/acs');
+    const globex = await signIn('multi@example.test', 'globex.localhost:8787');
+    const premium = await globex.get('/accounts/admin/sso-setting');
+    expect(premium.status).toBe(200);
+    expect(premium.text).toContain('data-testid="sso-premium"');
+    expect(premium.text).not.toContain('data-island="SsoSetting"');
+    const member = await signIn('user@acme.test');
+    expect((await member.get('/accounts/admin/sso-setting')).headers.get('location')).toBe('/accounts/my-account');
+  });
+});
+
 describe('checks before sign-in', () => {
   it('saml2/check and the email checks answer false until SSO is enabled, then the initial subdomain', async () => {
     await ssoSwitch(SSO_USER);

@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { BASE, expect, gotoHydrated, LANGUAGES, origin, test, waitForHydration } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { IDP_ENTITY_ID } from './support/idp-server';
-import { ensureSsoTenant, ssoTenant } from './support/sso-tenant';
+import { ensureSsoTenant, setSsoForAll, ssoTenant } from './support/sso-tenant';
 import { TEXT } from './support/text';
 
 const IDP = `http://127.0.0.1:${process.env.E2E_IDP_PORT}`;
@@ -146,6 +146,11 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(member.getByTestId('idp-slo')).toHaveText('LogoutRequest received');
       await member.goto(`${origin(tenant.label)}${BASE}/my-account`);
       await expect(member).toHaveURL(`${origin(tenant.label)}${BASE}/login?continue=%2Faccounts%2Fmy-account`);
+
+      // 7. Once every member uses SSO, the login page goes straight to the IdP.
+      await setSsoForAll(tenant);
+      await member.goto(`${origin(tenant.label)}${BASE}/login`);
+      await member.waitForURL(`${IDP}/sso?**`);
       await memberContext.close();
     });
   });

@@ -170,7 +170,9 @@ describe('checks before sign-in', () => {
     expect((await anon.get('/accounts/api/saml2/all/login?RelayState=/accounts/login')).status).toBe(404);
     const admin = await configure(false);
     expect((await anon.get('/accounts/api/saml2/all/login?RelayState=/accounts/login')).status).toBe(404);
-    const test = await admin.get('/accounts/api/saml2/all/login?RelayState=/accounts/saml-test-passed');
+    expect(admin.cookies.has('portal_session')).toBe(true);
+    // The test needs no session on this host (the admin may be on the custom host).
+    const test = await h.client(ACME).get('/accounts/api/saml2/all/login?RelayState=/accounts/saml-test-passed');
     expect(test.status).toBe(302);
     expect(TestIdp.requestOf(test.headers.get('location')!).relayState).toBe('/accounts/saml-test-passed');
   });

@@ -38,8 +38,6 @@ export interface StartInput {
   tenant: Tenant;
   relayState: string | null;
   bindingToken: string;
-  /** Signed-in admin of this tenant: may run the connection test before SSO is switched on. */
-  isAdmin: boolean;
   appPaths: string[];
 }
 
@@ -54,7 +52,9 @@ export async function startLogin(deps: Deps, input: StartInput): Promise<string>
   const sent = new TextEncoder().encode(relay).length <= RELAY_STATE_MAX_BYTES ? relay : '';
   const isTest = relay === testPassedPath(base);
   if (!setting) throw new AppError('sso-not-configured', 404);
-  if (isTest ? !input.isAdmin : !(input.tenant.isSsoEnabled && setting.isIdpConfigured)) throw new AppError('sso-not-configured', 404);
+  // The connection test runs before SSO is switched on. It needs no session here: the admin may
+  // work on the custom host while the test runs on the initial one, and a test starts no session.
+  if (!isTest && !(input.tenant.isSsoEnabled && setting.isIdpConfigured)) throw new AppError('sso-not-configured', 404);
   const now = clock.now();
   const id = newRequestId();
   await db.batch([

@@ -50,7 +50,6 @@ samlApi.get('/saml2/all/login', async (c) => {
       tenant,
       relayState: c.req.query('RelayState') ?? null,
       bindingToken: bindingToken(c, true)!,
-      isAdmin: Boolean(c.var.member?.isAdmin),
       appPaths: appPaths(c.var.deps.config),
     });
     return c.redirect(url, 302);

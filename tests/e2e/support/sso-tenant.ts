@@ -39,3 +39,15 @@ export async function ensureSsoTenant(t: SsoTenant, lang: 'ja' | 'en'): Promise<
     db.close();
   }
 }
+
+/** Every member of the tenant on SSO (the "all" status at startup). */
+export async function setSsoForAll(t: SsoTenant): Promise<void> {
+  const dir = process.env.E2E_DB_DIR;
+  if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
+  const db = createClient({ url: `file:${join(dir, 'portal.db')}`, timeout: 5000 });
+  try {
+    await db.execute({ sql: 'UPDATE tenant_users SET is_sso_enabled = 1 WHERE tenant_id = (SELECT id FROM tenants WHERE initial_subdomain = ?)', args: [t.label] });
+  } finally {
+    db.close();
+  }
+}

@@ -215,6 +215,9 @@ describe('SSO users', () => {
       expect(r.status).toBe(302);
       expect(r.headers.get('location')).toBe('/accounts/my-account');
     }
+    // The calls behind those pages refuse an SSO session too.
+    expect((await b.post('/accounts/api/password/verify', { password: 'Portal-Demo-2026!' })).status).toBe(403);
+    expect((await b.patch('/accounts/api/password', { current_password: 'Portal-Demo-2026!', new_password: 'An0ther-Long-Pass!', new_password_confirmation: 'An0ther-Long-Pass!' })).status).toBe(403);
     const pw = await signIn('admin@acme.test');
     expect((await pw.get('/accounts/verify-password')).status).toBe(200);
   });

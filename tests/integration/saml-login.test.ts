@@ -149,6 +149,14 @@ describe('checks before sign-in', () => {
     expect((await h.client('globex.localhost:8787').get(`/accounts/api/saml2/check-using-email-with-subdomain?email=${SSO_USER}`)).body.is_idp_configured).toBe(false);
   });
 
+  it('GET user signed out names the SAML login once some members use SSO', async () => {
+    await configure(true);
+    await ssoSwitch(SSO_USER);
+    const r = await h.client(ACME).get('/accounts/api/user');
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ message: 'unauthenticated', ssoUrl: 'http://acme.localhost:8787/accounts/api/saml2/all/login', ssoSubdomain: 'acme', statusSSOActiveUsers: 'some' });
+  });
+
   it('the login page starts the SSO-for-all mode when every active member uses SSO', async () => {
     await configure(true);
     await h.deps.db.update(tenantUsers).set({ isSsoEnabled: true }).where(eq(tenantUsers.tenantId, 1));

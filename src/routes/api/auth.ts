@@ -9,6 +9,7 @@ import { deleteSession } from '../../domain/auth/sessions';
 import { audit } from '../../domain/audit/log';
 import { AppError } from '../../domain/errors';
 import { singleLogoutUrl } from '../../domain/sso/flow';
+import { spUrls } from '../../domain/sso/sp';
 import { tenantOrigin } from '../../domain/tenants/hosts';
 import { listMemberships } from '../../domain/tenants/memberships';
 import { userPayload } from '../../domain/users/profile';
@@ -62,7 +63,11 @@ authApi.post('/logout', async (c) => {
 authApi.get('/user', async (c) => {
   const { user } = c.var;
   if (!user) {
-    return c.json({ message: 'unauthenticated', ssoUrl: null, ssoSubdomain: null, statusSSOActiveUsers: await ssoStatus(c) }, 401);
+    // With SSO on for this tenant: where its SAML login starts (on the initial subdomain).
+    const status = await ssoStatus(c);
+    const tenant = c.var.hostTenant;
+    const sso = tenant && status !== 'none' ? spUrls(c.var.deps.config, tenant) : null;
+    return c.json({ message: 'unauthenticated', ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status }, 401);
   }
   const memberships = await listMemberships(c.var.deps.db, user.id);
   return c.json({ user: userPayload(user, memberships, c.var.hostTenant) });

@@ -21,6 +21,8 @@ process.env.E2E_PORT ??= freePort();
 // The SMTP receiver the global setup starts (tests/e2e/support/mail-receiver.ts); the server sends
 // its mail there. nodemailer connects per message, so the receiver may start after the server.
 process.env.E2E_SMTP_PORT ??= freePort();
+// The test SAML IdP of the SSO journeys (tests/e2e/support/idp-server.ts, started by the global setup).
+process.env.E2E_IDP_PORT ??= freePort();
 process.env.E2E_DB_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 const port = process.env.E2E_PORT;
 const EXCLUSIVE_TESTS = /(maintenance-banner|operator-cli)\.spec\.ts$/;

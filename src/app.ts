@@ -13,6 +13,9 @@ import { openApiRoute } from './routes/api/openapi';
 import { operatorApi } from './routes/api/operator';
 import { appUrls } from './routes/api/helpers';
 import { publicApi } from './routes/api/public';
+import { samlApi } from './routes/api/saml';
+import { SAML_PATHS } from './domain/sso/sp';
+import { samlPages } from './routes/pages/saml';
 import type { AppEnv } from './routes/env';
 import { contextMiddleware } from './routes/middleware/context';
 import { pageGuard } from './routes/middleware/guards';
@@ -36,6 +39,8 @@ import { renderErrorPage } from './ui/render';
 
 /** JSON bodies above this are refused before parsing (uploads get their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
+/** The assertion consumer's form body: a base64 response of at most 100 KB XML, plus RelayState. */
+export const SAML_BODY_LIMIT = 140 * 1024;
 
 export function createApp(deps: Deps) {
   const base = deps.config.BASE_PATH;
@@ -66,12 +71,18 @@ export function createApp(deps: Deps) {
   app.use('*', localeMiddleware);
 
   const api = new Hono<AppEnv>();
-  api.use('*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) }));
+  const acsPath = `${base}${SAML_PATHS.acs}`;
+  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
+  const samlLimit = bodyLimit({ maxSize: SAML_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
+  api.use('*', (c, next) => (c.req.path === acsPath ? samlLimit(c, next) : jsonLimit(c, next)));
   // The add-in backend calls redeem server to server; its single-use token is the credential.
   // Operator calls authenticate with a bearer header only (never a cookie), which a browser
   // does not send on its own, so the cookie CSRF rule does not apply to them.
-  api.use('*', csrfGuard([`${base}/api/outlook-sso/redeem`, `${base}/api/operator/*`]));
+  // The SAML assertion consumer receives the IdP's cross-site form POST; the signed response,
+  // bound to a browser-bound single-use request, is its protection (decision 0015).
+  api.use('*', csrfGuard([`${base}/api/outlook-sso/redeem`, `${base}/api/operator/*`, acsPath]));
   api.route('/', publicApi);
+  api.route('/', samlApi);
   api.route('/', authApi);
   api.route('/', challengeApi);
   api.route('/', accountApi);
@@ -96,6 +107,7 @@ export function createApp(deps: Deps) {
   pages.route('/', twofaPages);
   pages.route('/', twofaLoginPages);
   pages.route('/', adminSettingsPages);
+  pages.route('/', samlPages);
   app.route(base, pages);
   app.get('/', (c) => c.redirect(`${base}/login`, 302));
   if (deps.config.DEV_MODE) app.route('/', devPages(base, appUrls(deps.config)));

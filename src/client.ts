@@ -32,6 +32,8 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   ContactDetails: () => import('./islands/ContactDetails'),
   MoreServicesForm: () => import('./islands/MoreServicesForm'),
   TrialExpiredPrompt: () => import('./islands/TrialExpiredPrompt'),
+  CloseWindow: () => import('./islands/CloseWindow'),
+  SsoSetting: () => import('./islands/SsoSetting'),
 };
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

@@ -181,6 +181,10 @@ export const sessions = sqliteTable(
     region: text('region'),
     /** When the user last re-entered their password in this session (before 2FA setup). */
     passwordVerifiedAt: integer('password_verified_at'),
+    /** SSO sessions: the IdP's NameID and SessionIndex, for single logout in both directions. */
+    samlNameId: text('saml_name_id'),
+    samlNameIdFormat: text('saml_name_id_format'),
+    samlSessionIndex: text('saml_session_index'),
     createdAt: createdAt(),
     lastActivityAt: integer('last_activity_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
@@ -613,3 +617,4 @@ export type User = typeof users.$inferSelect;
 export type TenantUser = typeof tenantUsers.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type AppKey = (typeof tenantApps.$inferSelect)['app'];
+export type SamlSetting = typeof samlSettings.$inferSelect;

@@ -29,6 +29,8 @@ export interface LoginFormProps {
   token?: string | null;
   /** Where to go after the add-in sign-in: a same-portal path checked by the server, or null. */
   startUrl?: string | null;
+  /** SSO active-users status of this host's tenant at startup (spec 01 "SSO status at startup"). */
+  ssoStatus?: 'none' | 'some' | 'all';
 }
 
 type Step = 'email' | 'password' | 'sso';
@@ -64,6 +66,15 @@ export default function LoginForm(props: LoginFormProps) {
     if (step === 'password' && tenant) passwordRef.current?.focus();
     if (step === 'email' || step === 'sso') emailRef.current?.focus();
   }, [step]);
+
+  // Every member signs in with SSO: check availability and go straight to the IdP. With some SSO
+  // members the form stays email-first (the Next step asks per email).
+  useEffect(() => {
+    if (props.ssoStatus !== 'all' || outlookToken) return;
+    void api<{ is_idp_configured?: boolean; initial_subdomain?: string | null }>(basePath, 'GET', 'saml2/check').then((r) => {
+      if (r.ok && r.data.is_idp_configured && r.data.initial_subdomain) goToSso(r.data.initial_subdomain);
+    });
+  }, []);
 
   const checkEmail = (): boolean => {
     const r = emailSchema.safeParse(email);

@@ -79,3 +79,38 @@ export const moreServicesSchema = z.array(
     z.object({ key: z.literal('subscribeToHigherBulkEmailPlan'), value: z.number().check(z.refine((v) => (BULK_EMAIL_PLANS as readonly number[]).includes(v))) }),
   ]),
 ).check(z.minLength(1), z.maxLength(20));
+
+/** SAML IdP settings (spec 02 "SAML setting"): write names idpEntityId, idpSsoUrl, idpSloUrl, idpCertificate. */
+const httpUrl = (error: string) =>
+  z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(1024, { error, abort: true }),
+    z.refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
+      } catch {
+        return false;
+      }
+    }, { error }),
+  );
+
+export const samlSettingSchema = z.object({
+  idpEntityId: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(1024, { error: 'sso.errors.entityId' }),
+    z.regex(/^\S+$/, { error: 'sso.errors.entityId' }),
+  ),
+  idpSsoUrl: httpUrl('sso.errors.url'),
+  idpSloUrl: z.optional(z.nullable(z.union([z.literal(''), httpUrl('sso.errors.url')]))),
+  idpCertificate: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(20_000, { error: 'sso.errors.certificate' }),
+  ),
+});
+export type SamlSettingInput = z.output<typeof samlSettingSchema>;
+
+export const idpStatusSchema = z.object({ isIdpConfigured: z.boolean() });

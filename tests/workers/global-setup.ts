@@ -2,6 +2,7 @@
 //  1. a fresh temporary persist dir (never the developer's .wrangler/state);
 //  2. `wrangler d1 migrations apply DB --local --persist-to <dir>`;
 //  3. the demo data via `scripts/seed.ts --d1 --persist-to <dir>` (hashes made by Node);
+//     and the SAML tests' tenant (support/sso-tenant.sql, `wrangler d1 execute --file`);
 //  4. `wrangler dev --persist-to <dir>` on free ports, waiting for "Ready on";
 //  5. teardown: the whole process group is stopped and the dir removed.
 // Tests read the server's address with inject('workerOrigin').
@@ -216,6 +217,8 @@ export default async function setup(project: TestProject) {
     const made = await run('operator token', [tsxBin, join(root, 'scripts/portal-cli.ts'), 'token', 'create', '--name', 'workers', '--scopes', 'all', '--d1', '--persist-to', persistDir, '--json']);
     operatorToken = /"token": "(pop_[A-Za-z0-9_-]{43})"/.exec(made)?.[1] ?? '';
     if (!operatorToken) throw new Error(`workers setup: no operator token. Output:\n${made}`);
+    // The SAML tests' own tenant with an SSO member (tests/workers/saml.test.ts).
+    await run('sso tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/sso-tenant.sql')]);
     // A port taken between freePort() and wrangler's bind gets one more try on new ports.
     for (let attempt = 1; ; attempt++) {
       try {

@@ -23,9 +23,13 @@ export async function createHandoff(
   const user = await db.select().from(users).where(eq(users.id, session.userId)).get();
   if (!user) throw new AppError('unauthenticated', 401);
   const memberships = activeOnly(await listMemberships(db, user.id));
-  const tenant = memberships.find((m) => m.tenant.id === targetTenantId)?.tenant;
+  const target = memberships.find((m) => m.tenant.id === targetTenantId);
+  const tenant = target?.tenant;
   // Another tenant's id is indistinguishable from a missing one.
   if (!tenant) throw new AppError('not-found', 404);
+  // A member who signs in with SSO there enters only through that tenant's IdP, never with a
+  // session made elsewhere (a password login on the main domain must not bypass SSO).
+  if (tenant.isSsoEnabled && target.member.isSsoEnabled) throw new AppError('redirect-to-sso', 409, { initial_subdomain: tenant.initialSubdomain });
   const code = randomToken(32);
   await db.insert(handoffCodes).values({
     codeHash: sha256Hex(code),
@@ -70,7 +74,8 @@ export async function exchangeHandoff(
     .get();
   if (!claimed) throw new AppError('handoff-invalid', 400);
   const memberships = activeOnly(await listMemberships(db, claimed.userId));
-  if (!memberships.some((m) => m.tenant.id === hostTenant.id)) throw new AppError('handoff-invalid', 400);
+  const target = memberships.find((m) => m.tenant.id === hostTenant.id);
+  if (!target || (hostTenant.isSsoEnabled && target.member.isSsoEnabled)) throw new AppError('handoff-invalid', 400);
 
   const user = await db.select().from(users).where(eq(users.id, claimed.userId)).get();
   if (!user) throw new AppError('handoff-invalid', 400);

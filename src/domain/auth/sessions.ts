@@ -24,6 +24,8 @@ export interface NewSession {
   userAgent: string | null;
   ip: string | null;
   geo: Geo | null;
+  /** SSO sessions only: what single logout needs. */
+  saml?: { nameId: string; nameIdFormat: string | null; sessionIndex: string | null };
 }
 
 export function sessionExpiry(remember: boolean, from: number, p: SessionPolicy): number {
@@ -52,6 +54,9 @@ export function prepareSession(db: Db, s: NewSession, now: number, p: SessionPol
     country: s.geo?.country ?? null,
     city: s.geo?.city ?? null,
     region: s.geo?.state ?? null,
+    samlNameId: s.saml?.nameId ?? null,
+    samlNameIdFormat: s.saml?.nameIdFormat ?? null,
+    samlSessionIndex: s.saml?.sessionIndex ?? null,
     createdAt: now,
     lastActivityAt: now,
     expiresAt: sessionExpiry(s.remember, now, p),

@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { auditInsert, audit } from '../audit/log';
 import { isAllowed } from '../security/ip-allowlist';
 import { activeOnly, type Membership } from '../tenants/memberships';
-import { prepareSession } from './sessions';
+import { prepareSession, type NewSession } from './sessions';
 
 export interface ClientInfo {
   ip: string | null;
@@ -28,6 +28,7 @@ export async function checkEntry(
   memberships: Membership[],
   hostTenant: Tenant | null,
   client: ClientInfo,
+  opts: { viaSso?: boolean } = {},
 ): Promise<EntryVerdict> {
   const refuse = async (code: 'not-a-member' | 'deactivated' | 'restricted-ip') => {
     await audit(
@@ -49,7 +50,8 @@ export async function checkEntry(
     throw await refuse('not-a-member');
   }
   if (m.member.deactivatedAt !== null) throw await refuse('deactivated');
-  if (hostTenant.isSsoEnabled && m.member.isSsoEnabled) return { kind: 'sso', initialSubdomain: hostTenant.initialSubdomain };
+  // Coming back from the IdP the SSO redirect is done; the address rule still applies.
+  if (!opts.viaSso && hostTenant.isSsoEnabled && m.member.isSsoEnabled) return { kind: 'sso', initialSubdomain: hostTenant.initialSubdomain };
   if (hostTenant.isIpRestrictionEnabled) {
     const allow = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, hostTenant.id));
     if (!isAllowed(client.ip, allow)) throw await refuse('restricted-ip');
@@ -68,14 +70,14 @@ export interface SignIn {
  */
 export async function startSession(
   deps: Deps,
-  p: { user: User; hostTenant: Tenant | null; remember: boolean; twofaPassed: boolean; authMethod: 'password' | 'sso' | 'handoff'; client: ClientInfo; action: string },
+  p: { user: User; hostTenant: Tenant | null; remember: boolean; twofaPassed: boolean; authMethod: 'password' | 'sso' | 'handoff'; client: ClientInfo; action: string; saml?: NewSession['saml'] },
 ): Promise<SignIn> {
   const { db, clock, config } = deps;
   const now = clock.now();
   const tenantId = p.hostTenant?.id ?? null;
   const session = prepareSession(
     db,
-    { userId: p.user.id, tenantId, remember: p.remember, twofaPassed: p.twofaPassed, authMethod: p.authMethod, userAgent: p.client.userAgent, ip: p.client.ip, geo: p.client.geo },
+    { userId: p.user.id, tenantId, remember: p.remember, twofaPassed: p.twofaPassed, authMethod: p.authMethod, userAgent: p.client.userAgent, ip: p.client.ip, geo: p.client.geo, saml: p.saml },
     now,
     { rememberDays: config.SESSION_REMEMBER_DAYS, idleMinutes: config.SESSION_IDLE_MINUTES },
   );

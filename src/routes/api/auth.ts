@@ -7,6 +7,9 @@ import { createHandoff } from '../../domain/auth/handoff';
 import { login } from '../../domain/auth/login';
 import { deleteSession } from '../../domain/auth/sessions';
 import { audit } from '../../domain/audit/log';
+import { AppError } from '../../domain/errors';
+import { singleLogoutUrl } from '../../domain/sso/flow';
+import { spUrls } from '../../domain/sso/sp';
 import { tenantOrigin } from '../../domain/tenants/hosts';
 import { listMemberships } from '../../domain/tenants/memberships';
 import { userPayload } from '../../domain/users/profile';
@@ -46,19 +49,25 @@ authApi.post('/v2/login', async (c) => {
 authApi.post('/logout', async (c) => {
   const { session } = c.var;
   const { db, clock } = c.var.deps;
+  let sloUrl: string | null = null;
   if (session) {
+    // An SSO session also ends at the IdP: the browser goes to its single-logout URL.
+    sloUrl = await singleLogoutUrl(c.var.deps, c.var.hostTenant, session);
     await deleteSession(db, session.id);
     await audit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'logout', ipAddress: c.var.clientIp }, clock.now());
   }
   clearSessionCookie(c);
-  // Single logout URL for SSO sessions arrives with the SSO capability; until then none.
-  return c.json({ message: 'success', sloUrl: null });
+  return c.json({ message: 'success', sloUrl });
 });
 
 authApi.get('/user', async (c) => {
   const { user } = c.var;
   if (!user) {
-    return c.json({ message: 'unauthenticated', ssoUrl: null, ssoSubdomain: null, statusSSOActiveUsers: await ssoStatus(c) }, 401);
+    // With SSO on for this tenant: where its SAML login starts (on the initial subdomain).
+    const status = await ssoStatus(c);
+    const tenant = c.var.hostTenant;
+    const sso = tenant && status !== 'none' ? spUrls(c.var.deps.config, tenant) : null;
+    return c.json({ message: 'unauthenticated', ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status }, 401);
   }
   const memberships = await listMemberships(c.var.deps.db, user.id);
   return c.json({ user: userPayload(user, memberships, c.var.hostTenant) });
@@ -77,7 +86,19 @@ authApi.post('/handoff', requireSession, async (c) => {
   const { deps } = c.var;
   const base = deps.config.BASE_PATH;
   const path = safeContinuePath(input.continue, base, appPaths(deps.config)) ?? `${base}/my-account`;
-  const { code, tenant } = await createHandoff(deps, c.var.session, input.tenant_id, path);
+  let handoff;
+  try {
+    handoff = await createHandoff(deps, c.var.session, input.tenant_id, path);
+  } catch (err) {
+    // An SSO member of the chosen tenant goes to its SAML login (the browser just follows `url`).
+    if (err instanceof AppError && err.code === 'redirect-to-sso') {
+      const here = new URL(c.req.url);
+      const origin = `${c.var.https ? 'https' : 'http'}://${String(err.details.initial_subdomain)}.${deps.config.PORTAL_DOMAIN}${here.port ? ':' + here.port : ''}`;
+      return c.json({ message: 'redirect-to-sso', url: `${origin}${base}/api/saml2/all/login?RelayState=${encodeURIComponent(path)}` });
+    }
+    throw err;
+  }
+  const { code, tenant } = handoff;
   const origin = tenantOrigin(tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
   return c.json({ url: `${origin}${base}/handoff?code=${encodeURIComponent(code)}` });
 });

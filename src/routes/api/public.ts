@@ -18,8 +18,9 @@ publicApi.get('/maintenance-messages', async (c) => {
 
 publicApi.get('/saml2/check', async (c) => {
   const tenant = c.var.hostTenant;
+  const setting = tenant?.isSsoEnabled ? await c.var.deps.db.select({ on: samlSettings.isIdpConfigured }).from(samlSettings).where(eq(samlSettings.tenantId, tenant.id)).get() : undefined;
   return c.json({
-    is_idp_configured: Boolean(tenant?.isSsoEnabled),
+    is_idp_configured: Boolean(tenant?.isSsoEnabled && setting?.on),
     initial_subdomain: tenant?.initialSubdomain ?? null,
     statusSSOActiveUsers: await ssoStatus(c),
   });

@@ -11,7 +11,7 @@ import { safeContinuePath } from '../../shared/continue-path';
 import { addinTokenSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { renderPage } from '../../ui/render';
-import { appPaths, appUrls } from '../api/helpers';
+import { appPaths, appUrls, ssoStatus } from '../api/helpers';
 import type { AppEnv, Ctx } from '../env';
 
 export const loginPages = new Hono<AppEnv>();
@@ -64,6 +64,7 @@ async function loginPage(c: Ctx) {
           basePath: base,
           portalDomain: deps.config.PORTAL_DOMAIN,
           tenant: hostTenant ? { id: hostTenant.id, name: hostTenant.name } : null,
+          ssoStatus: await ssoStatus(c),
           continuePath,
           query: url.search,
           appUrls: appUrls(deps.config),

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { COPIES, copyEmail } from './accounts';
 import { mailDir } from './mail';
 import { startMailReceiver } from './mail-receiver';
+import { startIdpServer } from './idp-server';
 import { serverEnv } from './server-env';
 
 async function columns(db: Client, table: string): Promise<string[]> {
@@ -21,6 +22,7 @@ export default async function globalSetup() {
   const dir = process.env.E2E_DB_DIR;
   if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
   const receiver = await startMailReceiver(Number(process.env.E2E_SMTP_PORT), mailDir());
+  const idp = await startIdpServer(Number(process.env.E2E_IDP_PORT));
   const db = createClient({ url: `file:${join(dir, 'portal.db')}` });
   try {
     // Copy every column but the id, so the copy follows the schema as it grows.
@@ -51,5 +53,8 @@ export default async function globalSetup() {
     env: { ...process.env, ...serverEnv() },
   });
   // Playwright calls the returned function when the run ends (before global-teardown.ts).
-  return () => receiver.close();
+  return () => {
+    receiver.close();
+    idp.close();
+  };
 }

@@ -5,6 +5,7 @@ import type { AppEnv } from '../../env';
 import { contactDetailsPage } from './contact-details';
 import { getMoreServicesPage } from './get-more-services';
 import { ipRestrictionPage } from './ip-restriction';
+import { ssoSettingPage } from './sso-setting';
 import { passwordPolicyPage } from './passwords';
 import { subscriptionsPage } from './subscriptions';
 import { tenantSettingsPage } from './tenant-settings';
@@ -14,6 +15,7 @@ export const adminSettingsPages = new Hono<AppEnv>();
 
 adminSettingsPages.get('/admin/tenant-settings', tenantSettingsPage);
 adminSettingsPages.get('/admin/ip-restriction', ipRestrictionPage);
+adminSettingsPages.get('/admin/sso-setting', ssoSettingPage);
 adminSettingsPages.get('/admin/twofa', twofaPolicyPage);
 adminSettingsPages.get('/admin/passwords', passwordPolicyPage);
 adminSettingsPages.get('/admin/contact-details', contactDetailsPage);

@@ -1,0 +1,75 @@
+// The SSO settings screen's rules (spec 02 "SSO settings screen", "Tenant SSO"): IdP settings
+// with a validated certificate, and the enable switch (only once settings are stored).
+import { eq } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { samlSettings, tenants, type Tenant } from '../../db/schema';
+import type { SamlSettingInput } from '../../shared/admin-schemas';
+import { auditInsert } from '../audit/log';
+import { AppError, ValidationError } from '../errors';
+import { assertSubscribed } from '../tenants/settings';
+import { loadSetting } from './flow';
+import { parseCertificate, spUrls } from './sp';
+
+export interface Actor {
+  userId: number;
+  ip: string | null;
+}
+
+export interface SamlSettingView {
+  is_idp_configured: 0 | 1;
+  saml_setting: { idp_entity_id: string; idp_sso_url: string; idp_slo_url: string | null; idp_x509cert: string; certificate_expires_at: string | null } | null;
+  sp: { entity_id: string; acs_url: string; metadata_url: string; sls_url: string };
+}
+
+export function isSsoSubscribed(tenant: Tenant): boolean {
+  return tenant.featureSsoUsersLimit >= 1;
+}
+
+export async function samlSettingView(deps: Deps, tenant: Tenant): Promise<SamlSettingView> {
+  assertSubscribed(isSsoSubscribed(tenant));
+  const s = await loadSetting(deps, tenant.id);
+  const urls = spUrls(deps.config, tenant);
+  const cert = s ? parseCertificate(s.idpX509Cert) : null;
+  return {
+    is_idp_configured: s?.isIdpConfigured && tenant.isSsoEnabled ? 1 : 0,
+    saml_setting: s
+      ? {
+          idp_entity_id: s.idpEntityId,
+          idp_sso_url: s.idpSsoUrl,
+          idp_slo_url: s.idpSloUrl,
+          idp_x509cert: s.idpX509Cert,
+          certificate_expires_at: cert ? new Date(cert.notAfter).toISOString() : null,
+        }
+      : null,
+    sp: { entity_id: urls.entityId, acs_url: urls.acsUrl, metadata_url: urls.metadataUrl, sls_url: urls.slsUrl },
+  };
+}
+
+/** POST /admin/saml. Changing the IdP keeps the switch as it was (the admin re-tests first). */
+export async function saveSamlSetting(deps: Deps, tenant: Tenant, input: SamlSettingInput, actor: Actor, t: (k: string) => string) {
+  assertSubscribed(isSsoSubscribed(tenant));
+  const cert = parseCertificate(input.idpCertificate);
+  if (!cert) throw new ValidationError({ idpCertificate: [t('sso.errors.certificate')] });
+  if (cert.notAfter <= deps.clock.now()) throw new ValidationError({ idpCertificate: [t('sso.errors.certificateExpired')] });
+  const now = deps.clock.now();
+  const values = { idpEntityId: input.idpEntityId, idpSsoUrl: input.idpSsoUrl, idpSloUrl: input.idpSloUrl || null, idpX509Cert: cert.pem, updatedAt: now };
+  await deps.db.batch([
+    deps.db.insert(samlSettings).values({ tenantId: tenant.id, ...values, createdAt: now }).onConflictDoUpdate({ target: samlSettings.tenantId, set: values }),
+    auditInsert(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'admin.sso.settings-saved', ipAddress: actor.ip, details: { idpEntityId: input.idpEntityId } }, now),
+  ]);
+  return samlSettingView(deps, { ...tenant });
+}
+
+/** PATCH /admin/saml/configure-idp-status: the tenant's SSO switch. */
+export async function setIdpStatus(deps: Deps, tenant: Tenant, on: boolean, actor: Actor) {
+  assertSubscribed(isSsoSubscribed(tenant));
+  const s = await loadSetting(deps, tenant.id);
+  if (!s) throw new AppError('sso-not-configured', 422);
+  const now = deps.clock.now();
+  await deps.db.batch([
+    deps.db.update(samlSettings).set({ isIdpConfigured: on, updatedAt: now }).where(eq(samlSettings.tenantId, tenant.id)),
+    deps.db.update(tenants).set({ isSsoEnabled: on, updatedAt: now }).where(eq(tenants.id, tenant.id)),
+    auditInsert(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: on ? 'admin.sso.enabled' : 'admin.sso.disabled', ipAddress: actor.ip }, now),
+  ]);
+  return { message: 'success', is_idp_configured: on ? 1 : 0 };
+}

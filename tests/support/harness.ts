@@ -1,5 +1,9 @@
-// Integration harness: createApp(testDeps) over libSQL in memory with the real migrations and the
-// demo data, a controllable clock, and a per-host cookie jar. Requests go through app.request().
+// Integration harness: createApp(testDeps) over a libSQL file of its own (a copy of a template
+// made once with the real migrations and the demo data), a controllable clock, and a per-host
+// cookie jar. Requests go through app.request().
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadArgon2Node } from '../../src/adapters/argon2-node';
 import { migrateLibsql, openLibsql } from '../../src/adapters/db-libsql';
@@ -32,12 +36,44 @@ export interface Harness {
   close(): void;
 }
 
+/** The clock every harness starts at (the demo data is written at this instant). */
+const START = Date.UTC(2026, 10, 21, 0, 0, 0);
+
+// Migrating and seeding take most of a harness's start; they are done once per process and data
+// key into a template file, which each harness copies (the real migrations and demo data still).
+const workDir = mkdtempSync(join(tmpdir(), 'portal-harness-'));
+process.on('exit', () => rmSync(workDir, { recursive: true, force: true }));
+const templates = new Map<string, Promise<string>>();
+let copies = 0;
+
+function template(dataKey: string): Promise<string> {
+  let made = templates.get(dataKey);
+  if (!made) {
+    made = (async () => {
+      const file = join(workDir, `template-${templates.size}.db`);
+      const { db, client } = openLibsql(`file:${file}`);
+      await migrateLibsql(db, migrations);
+      await seedDemo(db, (sharedHasher ??= createPasswordHasher(loadArgon2Node)), START, dataKey);
+      // One self-contained file to copy: no write-ahead log beside it.
+      await db.run('PRAGMA journal_mode = DELETE');
+      client.close();
+      return file;
+    })();
+    templates.set(dataKey, made);
+  }
+  return made;
+}
+
 export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
   const config = readConfig({ DEV_MODE: 'true', ...env });
-  const { db, client } = openLibsql(':memory:');
-  await migrateLibsql(db, migrations);
+  const file = join(workDir, `h${++copies}.db`);
+  copyFileSync(await template(config.DATA_ENCRYPTION_KEY), file);
+  const { db, client } = openLibsql(`file:${file}`);
+  await db.run('PRAGMA foreign_keys = ON');
+  // A throwaway copy: nothing to make durable.
+  await db.run('PRAGMA synchronous = OFF');
   const clock = {
-    t: Date.UTC(2026, 10, 21, 0, 0, 0),
+    t: START,
     now() {
       return this.t;
     },
@@ -46,7 +82,6 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     },
   };
   const passwords = (sharedHasher ??= createPasswordHasher(loadArgon2Node));
-  await seedDemo(db, passwords, clock.now(), config.DATA_ENCRYPTION_KEY);
   const deps: Deps = { db, config, clock, passwords, mailer: outboxMailer(db, () => clock.now()), sms: outboxSms(db, () => clock.now()), runtime: testRuntime };
   const app = createApp(deps);
   return {
@@ -54,7 +89,10 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     app,
     clock,
     client: (host, opts) => new TestClient(app, host, opts?.https ?? false, opts?.ip),
-    close: () => client.close(),
+    close: () => {
+      client.close();
+      rmSync(file, { force: true });
+    },
   };
 }
 

@@ -32,6 +32,9 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   ContactDetails: () => import('./islands/ContactDetails'),
   MoreServicesForm: () => import('./islands/MoreServicesForm'),
   TrialExpiredPrompt: () => import('./islands/TrialExpiredPrompt'),
+  UsersScreen: () => import('./islands/UsersScreen'),
+  DeactivatedUsers: () => import('./islands/DeactivatedUsers'),
+  Departments: () => import('./islands/Departments'),
 };
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

@@ -1,8 +1,10 @@
-// The admin-only tenant-settings screens of spec 02 (the page guard admits admins only, from
-// src/shared/routes.ts). Each screen loads its data on the server and hydrates its islands.
+// The admin screens of spec 02: the tenant-settings screens (admins only) and the people screens
+// (admins and tenant managers); the page guard applies src/shared/routes.ts. Each screen loads
+// its data on the server and hydrates its islands.
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { contactDetailsPage } from './contact-details';
+import { departmentsPageScreen } from './departments';
 import { getMoreServicesPage } from './get-more-services';
 import { ipRestrictionPage } from './ip-restriction';
 import { passwordPolicyPage } from './passwords';
@@ -19,3 +21,5 @@ adminSettingsPages.get('/admin/passwords', passwordPolicyPage);
 adminSettingsPages.get('/admin/contact-details', contactDetailsPage);
 adminSettingsPages.get('/admin/subscriptions', subscriptionsPage);
 adminSettingsPages.get('/admin/get-more-services', getMoreServicesPage);
+// The people screens (admin or tenant manager, by the same route table).
+adminSettingsPages.get('/admin/departments', departmentsPageScreen);

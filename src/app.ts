@@ -5,6 +5,7 @@ import type { Deps } from './deps';
 import { AppError } from './domain/errors';
 import { accountApi } from './routes/api/account';
 import { adminSettingsApi } from './routes/api/admin-settings';
+import { adminPeopleApi } from './routes/api/admin-people';
 import { authApi } from './routes/api/auth';
 import { twofaApi } from './routes/api/twofa';
 import { challengeApi } from './routes/api/challenges';
@@ -56,6 +57,7 @@ export function createApp(deps: Deps) {
   api.route('/', accountApi);
   api.route('/', twofaApi);
   api.route('/', adminSettingsApi);
+  api.route('/', adminPeopleApi);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));
   app.route(`${base}/api`, api);
 

@@ -380,6 +380,7 @@ export default function UsersScreen(p: UsersScreenProps) {
             void reload();
           }}
           onError={(message, ms) => show('error', message, ms)}
+          onImported={() => void reload()}
         />
       )}
       {hydrated && (

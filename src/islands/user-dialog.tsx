@@ -29,6 +29,8 @@ export interface UserDialogProps {
   /** A change was saved: the message to show, and whether a toast is an error. */
   onSaved: (message: string) => void;
   onError: (message: string, timeoutMs?: number) => void;
+  /** A CSV import went through: the list is read again; the dialog stays with its outcome. */
+  onImported: () => void;
 }
 
 interface FormState {
@@ -380,7 +382,7 @@ export function UserDialog(p: UserDialogProps) {
               {singleForm}
             </div>
             <div id={`${id}-panel-csv`} role="tabpanel" aria-labelledby={`${id}-tab-csv`} hidden={tab !== 'csv'}>
-              <CsvImport t={t} basePath={p.basePath} mode="add" onImported={() => p.onSaved(t('people.import.success.add'))} />
+              <CsvImport t={t} basePath={p.basePath} mode="add" onImported={p.onImported} />
               <div className="mt-4 flex justify-end">
                 <button type="button" className={BTN_SECONDARY} onClick={p.onClose}>
                   {t('admin.common.close')}

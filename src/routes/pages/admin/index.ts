@@ -4,6 +4,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { contactDetailsPage } from './contact-details';
+import { deactivatedPageScreen } from './deactivated';
 import { departmentsPageScreen } from './departments';
 import { getMoreServicesPage } from './get-more-services';
 import { ipRestrictionPage } from './ip-restriction';
@@ -11,6 +12,7 @@ import { passwordPolicyPage } from './passwords';
 import { subscriptionsPage } from './subscriptions';
 import { tenantSettingsPage } from './tenant-settings';
 import { twofaPolicyPage } from './twofa';
+import { usersPageScreen } from './users';
 
 export const adminSettingsPages = new Hono<AppEnv>();
 
@@ -22,4 +24,6 @@ adminSettingsPages.get('/admin/contact-details', contactDetailsPage);
 adminSettingsPages.get('/admin/subscriptions', subscriptionsPage);
 adminSettingsPages.get('/admin/get-more-services', getMoreServicesPage);
 // The people screens (admin or tenant manager, by the same route table).
+adminSettingsPages.get('/admin/users', usersPageScreen);
+adminSettingsPages.get('/admin/deactivated', deactivatedPageScreen);
 adminSettingsPages.get('/admin/departments', departmentsPageScreen);

@@ -1,0 +1,191 @@
+// Tenants of their own for the people journeys (spec 02 sections 2-9), and what an admin reads
+// there, per language, written out literally (not looked up in locales/*.json), for the same
+// reason as support/text.ts. Each call puts the tenant back to its starting state: one admin
+// (a copy of admin@acme.test holding the card app), the given seats, no departments, no import
+// log, and none of the users an earlier run added.
+import { createClient } from '@libsql/client';
+import { join } from 'node:path';
+import type { Lang } from '../fixtures';
+import { ensureSettingsTenant } from './admin-tenants';
+
+/** Users the journeys create end in this domain, so a rerun can remove them first. */
+export const PEOPLE_DOMAIN = 'people-e2e.test';
+
+export interface PeopleTenant {
+  label: string;
+  lang: Lang;
+  admin: string;
+  /** Card app seats (null = unlimited). */
+  meishiSeats: number | null;
+  /** Scheduler seats; undefined = no scheduler app. */
+  schedulerSeats?: number | null;
+}
+
+export async function ensurePeopleTenant(p: PeopleTenant): Promise<number> {
+  const id = await ensureSettingsTenant({ label: p.label, name: `People ${p.label}` }, [{ email: p.admin, language: p.lang, admin: true }]);
+  const dir = process.env.E2E_DB_DIR;
+  if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
+  const db = createClient({ url: `file:${join(dir, 'portal.db')}`, timeout: 5000 });
+  try {
+    await db.batch(
+      [
+        { sql: `DELETE FROM users WHERE email LIKE ?`, args: [`%.${p.label}@${PEOPLE_DOMAIN}`] },
+        { sql: 'DELETE FROM tenant_users WHERE tenant_id = ? AND user_id NOT IN (SELECT id FROM users WHERE email = ?)', args: [id, p.admin] },
+        { sql: 'DELETE FROM departments WHERE tenant_id = ?', args: [id] },
+        { sql: 'DELETE FROM import_logs WHERE tenant_id = ?', args: [id] },
+        { sql: 'DELETE FROM activity_logs WHERE tenant_id = ?', args: [id] },
+        { sql: "UPDATE tenant_apps SET seats = ? WHERE tenant_id = ? AND app = 'meishi'", args: [p.meishiSeats, id] },
+        { sql: "DELETE FROM tenant_apps WHERE tenant_id = ? AND app = 'scheduler'", args: [id] },
+        ...(p.schedulerSeats === undefined ? [] : [{ sql: "INSERT INTO tenant_apps (tenant_id, app, seats) VALUES (?, 'scheduler', ?)", args: [id, p.schedulerSeats] }]),
+      ],
+      'write',
+    );
+  } finally {
+    db.close();
+  }
+  return id;
+}
+
+/** An address for a user the journey creates on `label`'s tenant. */
+export function personEmail(local: string, label: string): string {
+  return `${local}.${label}@${PEOPLE_DOMAIN}`;
+}
+
+export const PEOPLE_TEXT = {
+  ja: {
+    usersTitle: 'ユーザー管理',
+    deactivatedTitle: '無効化されたユーザー',
+    departmentsTitle: '部署管理',
+    add: 'ユーザーを追加',
+    addDialog: 'ユーザーの追加',
+    editDialog: 'ユーザーの編集',
+    tabCsv: 'CSVでまとめて追加',
+    name: '名前',
+    email: 'メールアドレス',
+    mainDepartment: '所属部署',
+    meishi: '名刺アプリ',
+    scheduler: 'スケジューラー',
+    noSeats: '空きシートがありません',
+    addSubmit: '追加',
+    save: '保存',
+    cancel: 'キャンセル',
+    close: '閉じる',
+    added: 'ユーザーを追加し、招待メールを送信しました',
+    updated: 'ユーザーを更新しました',
+    nameRequired: '名前を入力してください',
+    emailInvalid: '有効なメールアドレスを入力してください',
+    resendLabel: (name: string) => `${name} さんに招待を再送`,
+    inviteSent: '招待を送信しました',
+    edit: (name: string) => `${name} さんを編集`,
+    deactivate: (name: string) => `${name} さんを無効化`,
+    deleteUser: (name: string) => `${name} さんを削除`,
+    deactivateTitle: 'ユーザーを無効化しますか？',
+    deactivateConfirm: '無効化',
+    deactivated: (name: string) => `${name} さんを無効化しました`,
+    more: 'その他の操作',
+    viewDeactivated: '無効化されたアカウントを表示',
+    back: 'ユーザー一覧に戻る',
+    actionsFor: (name: string) => `${name} さんの操作`,
+    reactivate: '再有効化',
+    reactivateTitle: 'ユーザーを再有効化しますか？',
+    reactivated: (name: string) => `${name} さんを再有効化しました`,
+    deleteTitle: 'ユーザーを削除しますか？',
+    delete: '削除',
+    deleting: '削除中',
+    tourTitle: 'ユーザーを追加しましょう',
+    tourDone: '閉じる',
+    editByImport: 'インポートで編集',
+    importDialog: 'インポートでユーザーを編集',
+    chooseFile: 'CSVファイルを選択',
+    upload: 'アップロード',
+    importAdded: (n: number) => `${n}人のユーザーを追加しました`,
+    mismatch: 'ファイルの列見出しがサンプルと一致しません',
+    mismatchTitle: '列見出しが一致しません',
+    wrongType: 'CSVファイル (.csv または .txt) を選択してください',
+    importLogs: 'インポート履歴',
+    search: '名前またはメールアドレスで検索',
+    searchButton: '検索',
+    auditDownload: '監査ログをダウンロード',
+    auditTitle: '監査ログ',
+    addDepartment: '部署を追加',
+    departmentDialog: '部署の追加',
+    editDepartmentDialog: '部署の編集',
+    departmentName: '部署名',
+    departmentAdded: '部署を追加しました',
+    departmentUpdated: '部署を更新しました',
+    departmentExists: 'この部署名はすでに存在します',
+    editDepartment: (name: string) => `${name} を編集`,
+    deleteDepartment: (name: string) => `${name} を削除`,
+    departmentDeleteTitle: '部署を削除しますか？',
+    departmentHasUsers: 'ユーザーが所属している部署は削除できません',
+    departmentDeleted: (name: string) => `部署「${name}」を削除しました`,
+  },
+  en: {
+    usersTitle: 'Manage Users',
+    deactivatedTitle: 'Deactivated Users',
+    departmentsTitle: 'Manage Departments',
+    add: 'Add user',
+    addDialog: 'Add users',
+    editDialog: 'Edit the user',
+    tabCsv: 'Add several by CSV',
+    name: 'Name',
+    email: 'Email',
+    mainDepartment: 'Main department',
+    meishi: 'Card app',
+    scheduler: 'Scheduler',
+    noSeats: 'No more seats remaining',
+    addSubmit: 'Add',
+    save: 'Save',
+    cancel: 'Cancel',
+    close: 'Close',
+    added: 'User added and invitation sent',
+    updated: 'User updated',
+    nameRequired: 'Enter a name',
+    emailInvalid: 'Enter a valid email address',
+    resendLabel: (name: string) => `Resend the invitation to ${name}`,
+    inviteSent: 'Invite sent',
+    edit: (name: string) => `Edit ${name}`,
+    deactivate: (name: string) => `Deactivate ${name}`,
+    deleteUser: (name: string) => `Delete ${name}`,
+    deactivateTitle: 'Deactivate the user?',
+    deactivateConfirm: 'Deactivate',
+    deactivated: (name: string) => `${name} deactivated`,
+    more: 'More actions',
+    viewDeactivated: 'View deactivated accounts',
+    back: 'Back to the users',
+    actionsFor: (name: string) => `Actions for ${name}`,
+    reactivate: 'Reactivate',
+    reactivateTitle: 'Reactivate the user?',
+    reactivated: (name: string) => `${name} reactivated`,
+    deleteTitle: 'Delete the user?',
+    delete: 'Delete',
+    deleting: 'Deleting',
+    tourTitle: 'Add your first users',
+    tourDone: 'Got it',
+    editByImport: 'Edit by import',
+    importDialog: 'Edit users by import',
+    chooseFile: 'Choose a CSV file',
+    upload: 'Upload',
+    importAdded: (n: number) => `Users added: ${n}`,
+    mismatch: "The file's column headers do not match the sample",
+    mismatchTitle: 'The column headers do not match',
+    wrongType: 'Choose a CSV file (.csv or .txt)',
+    importLogs: 'Import log',
+    search: 'Search by name or email',
+    searchButton: 'Search',
+    auditDownload: 'Download audit logs',
+    auditTitle: 'Audit logs',
+    addDepartment: 'Add department',
+    departmentDialog: 'Add a department',
+    editDepartmentDialog: 'Edit the department',
+    departmentName: 'Department name',
+    departmentAdded: 'Department added',
+    departmentUpdated: 'Department updated',
+    departmentExists: 'This department name already exists',
+    editDepartment: (name: string) => `Edit ${name}`,
+    deleteDepartment: (name: string) => `Delete ${name}`,
+    departmentDeleteTitle: 'Delete the department?',
+    departmentHasUsers: 'A department with users cannot be deleted',
+    departmentDeleted: (name: string) => `Department "${name}" deleted`,
+  },
+} satisfies Record<Lang, Record<string, unknown>>;

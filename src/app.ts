@@ -6,6 +6,7 @@ import { AppError } from './domain/errors';
 import { accountApi } from './routes/api/account';
 import { adminSettingsApi } from './routes/api/admin-settings';
 import { adminPeopleApi } from './routes/api/admin-people';
+import { adminImportApi, UPLOAD_PATHS } from './routes/api/admin-import';
 import { authApi } from './routes/api/auth';
 import { twofaApi } from './routes/api/twofa';
 import { challengeApi } from './routes/api/challenges';
@@ -48,7 +49,10 @@ export function createApp(deps: Deps) {
   app.use('*', localeMiddleware);
 
   const api = new Hono<AppEnv>();
-  api.use('*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) }));
+  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
+  // CSV uploads carry their own 50 MB limit (src/routes/api/admin-import.ts).
+  const uploads = new Set(UPLOAD_PATHS.map((p) => `${base}/api${p}`));
+  api.use('*', (c, next) => (c.req.method === 'POST' && uploads.has(c.req.path) ? next() : jsonLimit(c, next)));
   // The add-in backend calls redeem server to server; its single-use token is the credential.
   api.use('*', csrfGuard([`${base}/api/outlook-sso/redeem`]));
   api.route('/', publicApi);
@@ -57,6 +61,7 @@ export function createApp(deps: Deps) {
   api.route('/', accountApi);
   api.route('/', twofaApi);
   api.route('/', adminSettingsApi);
+  api.route('/', adminImportApi);
   api.route('/', adminPeopleApi);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));
   app.route(`${base}/api`, api);

@@ -17,9 +17,9 @@ export async function listDepartments(deps: Deps, tenantId: number): Promise<Dep
       id: departments.id,
       name: departments.name,
       createdAt: departments.createdAt,
-      users: sql<number>`(SELECT count(*) FROM tenant_users tu WHERE tu.tenant_id = ${tenantId} AND tu.department_id = ${departments.id} AND tu.operation_status IS NULL)`,
+      users: sql<number>`(SELECT count(*) FROM tenant_users tu WHERE tu.tenant_id = ${tenantId} AND tu.department_id = departments.id AND tu.operation_status IS NULL)`,
       extra: sql<number>`(SELECT count(*) FROM additional_departments ad JOIN tenant_users tu ON tu.id = ad.tenant_user_id
-        WHERE ad.tenant_id = ${tenantId} AND ad.department_id = ${departments.id} AND tu.operation_status IS NULL)`,
+        WHERE ad.tenant_id = ${tenantId} AND ad.department_id = departments.id AND tu.operation_status IS NULL)`,
     })
     .from(departments)
     .where(eq(departments.tenantId, tenantId))

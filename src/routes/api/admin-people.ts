@@ -18,6 +18,8 @@ import {
   type PeopleActor,
 } from '../../domain/people/users';
 import { AppError } from '../../domain/errors';
+import { auditCsvStream, exportFilename } from '../../domain/people/audit-export';
+import { audit } from '../../domain/audit/log';
 import { mailQueue } from '../../db/schema';
 import {
   DEACTIVATED_PAGE_SIZE,
@@ -192,4 +194,19 @@ adminPeopleApi.patch('/admin/departments/:id', people, async (c) => {
 adminPeopleApi.delete('/admin/departments/:id', people, async (c) => {
   await deleteDepartment(c.var.deps, tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
   return c.json({ message: 'success' });
+});
+
+adminPeopleApi.get('/admin/activity-logs/export-csv', requireAccess('admin'), async (c) => {
+  const { deps } = c.var;
+  const tenant = tenantOf(c);
+  const now = deps.clock.now();
+  const filename = exportFilename(c.var.t, now);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: c.var.user.id, action: 'activity_logs.exported', targetType: 'tenant', targetId: tenant.id, ipAddress: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null }, now);
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return c.body(auditCsvStream(deps, tenant.id, c.var.t), 200, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    // RFC 6266: an ASCII fallback and the UTF-8 name.
+    'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    'Cache-Control': 'no-store',
+  });
 });

@@ -129,9 +129,11 @@ export default function Departments(p: DepartmentsProps) {
           <tbody>
             {rows.length === 0 && <EmptyRow colSpan={4}>{t('people.departments.empty')}</EmptyRow>}
             {rows.map((d) => (
-              <tr key={d.id} className="border-t border-slate-200" data-testid="department-row">
+              <tr key={d.id} className="border-t border-slate-200" data-testid="department-row" data-id={d.id}>
                 <td className={`${TD} font-medium`}>{d.name}</td>
-                <td className={TD}>{d.users_count + d.additional_users_count}</td>
+                <td className={TD} data-testid="department-users">
+                  {d.users_count + d.additional_users_count}
+                </td>
                 <td className={`${TD} whitespace-nowrap`}>
                   <DateCell value={d.created_at} lang={p.lang} timeZone={timeZone} />
                 </td>

@@ -104,8 +104,10 @@ export function UserDialog(p: UserDialogProps) {
   const held = new Set(p.user?.allowedApps ?? []);
   // Hidden for a deactivated user, and when the tenant has one app the user already has.
   const appsShown = !deactivated && !(p.apps.length === 1 && held.has(p.apps[0]!.key));
-  const errors = { ...validate(t, f, appsShown), ...serverErrors };
-  const valid = Object.keys(validate(t, f, appsShown)).length === 0;
+  const clientErrors = validate(t, f, appsShown);
+  // A server error, while the field is unchanged since, wins over the form's own check.
+  const errors: Errors = { name: serverErrors.name ?? clientErrors.name, email: serverErrors.email ?? clientErrors.email, apps: serverErrors.apps ?? clientErrors.apps };
+  const valid = Object.keys(clientErrors).length === 0;
   const shownError = (k: keyof Errors) => (touched[k] || serverErrors[k] ? errors[k] : undefined);
   const set = (patch: Partial<FormState>) => setF((s) => ({ ...s, ...patch }));
 

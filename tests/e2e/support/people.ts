@@ -113,7 +113,7 @@ export const PEOPLE_TEXT = {
     departmentName: '部署名',
     departmentAdded: '部署を追加しました',
     departmentUpdated: '部署を更新しました',
-    departmentExists: 'この部署名はすでに存在します',
+    departmentExists: 'この部署名は既に存在します',
     editDepartment: (name: string) => `${name} を編集`,
     deleteDepartment: (name: string) => `${name} を削除`,
     departmentDeleteTitle: '部署を削除しますか？',

@@ -50,7 +50,7 @@ export const configSchema = z.object({
   /** DELETE admin/users/{id} waits this long for the deletion before answering 202 (then 204 if done). */
   USER_DELETE_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1500),
   /** Invitation mails sent per drain of the mail queue (one drain a minute on Workers, every 10 s on Node). */
-  MAIL_QUEUE_BATCH: z.coerce.number().int().min(1).max(1000).default(50),
+  MAIL_QUEUE_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -10,6 +10,8 @@ import { createApp, type App } from '../app';
 import { readConfig } from '../config';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/auth/passwords';
+import { runPeopleSweep } from '../domain/people/sweep';
+import { appUsageReporter } from '../adapters/app-usage';
 
 interface Env {
   DB: Parameters<typeof openD1>[0];
@@ -17,22 +19,30 @@ interface Env {
 }
 
 // One app per isolate and binding: built on the first request, never shared across isolates.
-let cached: { db: unknown; app: App } | undefined;
+let cached: { db: unknown; app: App; deps: Deps } | undefined;
 const passwords = createPasswordHasher(loadArgon2Worker);
 
 function appFor(env: Env): App {
-  if (cached && cached.db === env.DB) return cached.app;
+  return built(env).app;
+}
+
+function built(env: Env) {
+  if (cached && cached.db === env.DB) return cached;
   const config = readConfig(env);
   const db = openD1(env.DB);
   const clock = { now: () => Date.now() };
   const mailer = config.SMTP_URL ? smtpMailerWorker(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
-  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime };
-  cached = { db: env.DB, app: createApp(deps) };
-  return cached.app;
+  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime, appUsage: appUsageReporter(config) };
+  cached = { db: env.DB, app: createApp(deps), deps };
+  return cached;
 }
 
 export default {
   fetch(request: Request, env: Env, ctx: unknown) {
     return appFor(env).fetch(request, env, ctx as never);
+  },
+  /** Cron trigger (wrangler.toml [triggers] crons): unfinished deletions, then queued mail. */
+  scheduled(_event: unknown, env: Env, ctx: { waitUntil(p: Promise<unknown>): void }) {
+    ctx.waitUntil(runPeopleSweep(built(env).deps));
   },
 };

@@ -49,7 +49,15 @@ export async function drainMailQueue(deps: Deps, opts: { limit?: number; ids?: n
         .get();
       // Nothing to send any more: the member left, was deactivated, or registered meanwhile.
       if (row && row.member.deactivatedAt === null && row.member.operationStatus === null && row.user.passwordHash === null) {
-        await sendInvitation(deps, row.user, row.tenant);
+        try {
+          await sendInvitation(deps, row.user, row.tenant);
+        } catch (e) {
+          // A link is unique per user and expiry second: a re-send in the same second as the
+          // previous invitation collides; the next second makes a new link.
+          if (!/UNIQUE constraint failed: email_links/i.test(`${String(e)} ${String((e as { cause?: unknown }).cause ?? '')}`)) throw e;
+          await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+          await sendInvitation(deps, row.user, row.tenant);
+        }
         sent++;
       }
       await db.update(mailQueue).set({ status: 'sent', sentAt: clock.now(), lockedUntil: null }).where(eq(mailQueue.id, id));

@@ -63,7 +63,8 @@ for (const { lang, locale } of LANGUAGES) {
       const row = rows.filter({ hasText: email });
       await expect(row).toContainText(name);
 
-      // The invitation mail, then a second one from the row's resend button.
+      // The invitation mail, then a second one from the row's resend button, which says "invite
+      // sent" for the rest of the session.
       const invitation = await waitForMail(email, started, 20_000);
       expect(invitation.text).toContain(`/accounts/register/`);
       const resend = row.getByRole('button', { name: x.resendLabel(name) });

@@ -95,6 +95,23 @@ for (const { lang, locale } of LANGUAGES) {
       await mismatch.getByRole('button', { name: x.close }).click();
       await expect(mismatch).toBeHidden();
       await expect(importDialog.getByTestId('import-outcome')).toHaveText(x.mismatch);
+      await importDialog.getByRole('button', { name: x.close, exact: true }).click();
+
+      // Sorting by a column header is a link to the server's sort, and flips on a second click.
+      await page.getByRole('link', { name: x.clearSearch }).click();
+      await expect(rows).toHaveCount(4);
+      await page.getByTestId('sort-name').click();
+      await expect(page).toHaveURL(/[?&]sort=name&order=asc/);
+      await expect(page.locator('th[aria-sort="ascending"]')).toContainText(x.name);
+      await expect(rows.first()).toContainText('Acme');
+      await page.getByTestId('sort-name').click();
+      await expect(page).toHaveURL(/[?&]sort=name&order=desc/);
+      await expect(rows.first()).toContainText('髙橋 﨑子');
+      // Five per page: still one page; the range says so.
+      await page.getByRole('link', { name: x.perPage5, exact: true }).click();
+      await expect(page).toHaveURL(/[?&]perPage=5/);
+      await expect(page.getByTestId('pager-range')).toHaveText(x.range(1, 4, 4));
+      await checkA11y(page, 'users sorted, five per page');
     });
 
     test('departments: add, a unique name, rename, and delete', async ({ page, consoleGuard, checkA11y }) => {

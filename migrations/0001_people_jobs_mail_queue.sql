@@ -32,4 +32,5 @@ CREATE TABLE `mail_queue` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `mail_queue_status_idx` ON `mail_queue` (`status`,`available_at`);
+CREATE INDEX `mail_queue_status_idx` ON `mail_queue` (`status`,`available_at`);--> statement-breakpoint
+CREATE INDEX `mail_queue_user_idx` ON `mail_queue` (`user_id`,`tenant_id`);

@@ -659,5 +659,5 @@ export const mailQueue = sqliteTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_queue_status_idx').on(t.status, t.availableAt)],
+  (t) => [index('mail_queue_status_idx').on(t.status, t.availableAt), index('mail_queue_user_idx').on(t.userId, t.tenantId)],
 );

@@ -124,6 +124,31 @@ describe('CSV import: add', () => {
     expect(r.body).toEqual({ message: 'file-too-large' });
   });
 
+  it('uploads are exempt from the 64 KiB JSON limit (not from CSRF); JSON calls keep it', async () => {
+    const b = await signIn();
+    await h.deps.db.update(tenantApps).set({ seats: null }).where(eq(tenantApps.tenantId, 1));
+    const rows = Array.from({ length: 2000 }, (_, i) => [`社員 ${i}`, `bulk${i}@acme.test`, '営業部', '', '1', '0', '0']);
+    const text = csv(rows);
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    expect((await upload(b, '/admin/users/import', { bytes: text })).body).toEqual({ message: 'success', count: 2000 });
+    expect((await b.get(`${API}/admin/users?search=bulk`)).body.total).toBe(2000);
+    const json = await b.post(`${API}/admin/users`, { name: 'x'.repeat(70 * 1024), email: 'big@acme.test', allowedApps: ['meishi'] });
+    expect(json.status).toBe(413);
+    // Without the API headers a cross-site form could post a file: refused.
+    const form = new FormData();
+    form.append('csvFile', new File([text], 'x.csv', { type: 'text/csv' }));
+    const res = await h.app.request(`${b.origin}${API}/admin/users/import`, { method: 'POST', body: form, headers: { cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: 'http://evil.test' } });
+    expect(res.status).toBe(403);
+  });
+
+  it('a normal member cannot import; a tenant manager can', async () => {
+    const user = await signIn('user@acme.test');
+    expect((await upload(user, '/admin/users/import', { bytes: csv([['A', 'a@acme.test', '', '', '1', '0', '0']]) })).status).toBe(403);
+    const m = await signIn('manager@staff.test');
+    expect((await upload(m, '/admin/users/import', { bytes: csv([['A', 'a@acme.test', '', '', '1', '0', '0']]) })).body).toEqual({ message: 'success', count: 1 });
+    expect((await m.get(`${API}/admin/users/import/update/logs`)).body[0].user).toEqual({ name: 'Staff Manager' });
+  });
+
   it('a bad row rejects the whole file: nothing applied, every problem listed', async () => {
     const b = await signIn();
     const text = csv([

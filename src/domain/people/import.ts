@@ -226,6 +226,8 @@ export async function importUsers(
     .values({ tenantId: tenant.id, userId: actor.userId, kind, filename: file.name.slice(0, 255), status: 'processing', startTime: now })
     .returning({ id: importLogs.id })
     .get();
+  // Join order is forced (CROSS JOIN, `+column`) so SQLite walks the JSON rows and looks each one
+  // up by index; left to itself it may scan the tenant's members once per JSON row (quadratic).
   const statements: unknown[] = [];
   const ua = actor.userAgent?.slice(0, 512) ?? null;
   for (const part of chunks(rows)) {
@@ -251,14 +253,14 @@ export async function importUsers(
             meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
           SELECT ${tenant.id}, u.id, j.value->>'admin', j.value->>'dept', CASE WHEN u.password_hash IS NULL THEN ${now} END,
             CASE WHEN j.value->>'meishi' = 1 THEN ${now} END, CASE WHEN j.value->>'scheduler' = 1 THEN ${now} END, ${now}, ${now}
-          FROM json_each(${json}) j JOIN users u ON u.email = j.value->>'email'`),
+          FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
         db.run(sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
           SELECT ${tenant.id}, u.id, 'invitation', 'pending', 0, ${now}, ${now}
-          FROM json_each(${json}) j JOIN users u ON u.email = j.value->>'email' WHERE u.password_hash IS NULL`),
+          FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email' WHERE u.password_hash IS NULL`),
         db.run(sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
           SELECT ${tenant.id}, ${actor.userId}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${ua},
             json_object('email', u.email, 'import_log_id', ${log!.id}), ${now}
-          FROM json_each(${json}) j JOIN users u ON u.email = j.value->>'email'`),
+          FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
       );
     } else {
       statements.push(
@@ -268,8 +270,8 @@ export async function importUsers(
             meishi_access_granted_at = CASE WHEN j.value->>'meishi' = 1 THEN coalesce(tenant_users.meishi_access_granted_at, ${now}) END,
             scheduler_access_granted_at = CASE WHEN j.value->>'scheduler' = 1 THEN coalesce(tenant_users.scheduler_access_granted_at, ${now}) END,
             updated_at = ${now}
-          FROM json_each(${json}) j WHERE tenant_users.id = j.value->>'tuid' AND tenant_users.tenant_id = ${tenant.id}`),
-        db.run(sql`DELETE FROM additional_departments WHERE tenant_id = ${tenant.id}
+          FROM json_each(${json}) j WHERE tenant_users.id = j.value->>'tuid' AND +tenant_users.tenant_id = ${tenant.id}`),
+        db.run(sql`DELETE FROM additional_departments WHERE +tenant_id = ${tenant.id}
           AND tenant_user_id IN (SELECT j.value->>'tuid' FROM json_each(${json}) j)`),
         db.run(sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
           SELECT ${tenant.id}, ${actor.userId}, 'user.updated', 'user', CAST(j.value->>'uid' AS TEXT), ${actor.ip}, ${ua},
@@ -280,8 +282,8 @@ export async function importUsers(
     statements.push(
       db.run(sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
         SELECT ${tenant.id}, tu.id, d.value
-        FROM json_each(${json}) j JOIN json_each(j.value->'extra') d
-          JOIN users u ON u.email = j.value->>'email' JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${tenant.id}`),
+        FROM json_each(${json}) j CROSS JOIN json_each(j.value->'extra') d
+          CROSS JOIN users u ON u.email = j.value->>'email' CROSS JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${tenant.id}`),
     );
   }
   statements.push(

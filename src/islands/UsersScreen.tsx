@@ -189,15 +189,6 @@ export default function UsersScreen(p: UsersScreenProps) {
           <button type="button" className={BTN_PRIMARY} disabled={addDisabled} aria-describedby={noSeat && hydrated ? 'add-user-no-seat' : tour ? 'add-user-tour' : undefined} onClick={() => setDialog({ kind: 'add' })}>
             {t('people.users.add')}
           </button>
-          {tour && (
-            <div id="add-user-tour" role="note" className="absolute left-0 top-full z-30 mt-2 w-72 rounded-lg border border-blue-800 bg-blue-50 p-3 text-sm text-blue-950 shadow-lg" data-testid="intro-tour">
-              <p className="m-0 font-semibold">{t('people.tour.title')}</p>
-              <p className="m-0 mt-1">{t('people.tour.text')}</p>
-              <button type="button" className={`${BTN_SMALL} mt-2`} onClick={() => setTour(false)}>
-                {t('people.tour.done')}
-              </button>
-            </div>
-          )}
         </div>
         <button type="button" className={BTN_SECONDARY} disabled={!hydrated} onClick={() => setImportOpen(true)}>
           {t('people.users.editByImport')}
@@ -258,6 +249,16 @@ export default function UsersScreen(p: UsersScreenProps) {
           </ul>
         </div>
       </div>
+      {tour && (
+        // In the flow under the toolbar, not over it: it explains the add button, it hides nothing.
+        <div id="add-user-tour" role="note" className="max-w-md rounded-lg border border-blue-800 bg-blue-50 p-3 text-sm text-blue-950" data-testid="intro-tour">
+          <p className="m-0 font-semibold">{t('people.tour.title')}</p>
+          <p className="m-0 mt-1">{t('people.tour.text')}</p>
+          <button type="button" className={`${BTN_SMALL} mt-2`} onClick={() => setTour(false)}>
+            {t('people.tour.done')}
+          </button>
+        </div>
+      )}
       {noSeat && hydrated && (
         <p id="add-user-no-seat" className="m-0 text-sm text-slate-800">
           {t('people.users.noSeat')}

@@ -19,6 +19,8 @@ export interface PeopleTenant {
   meishiSeats: number | null;
   /** Scheduler seats; undefined = no scheduler app. */
   schedulerSeats?: number | null;
+  /** SSO on for the tenant with this many SSO users allowed (the SSO options show). */
+  ssoUsersLimit?: number;
 }
 
 export async function ensurePeopleTenant(p: PeopleTenant): Promise<number> {
@@ -36,6 +38,8 @@ export async function ensurePeopleTenant(p: PeopleTenant): Promise<number> {
         { sql: 'DELETE FROM activity_logs WHERE tenant_id = ?', args: [id] },
         { sql: "UPDATE tenant_apps SET seats = ? WHERE tenant_id = ? AND app = 'meishi'", args: [p.meishiSeats, id] },
         { sql: "DELETE FROM tenant_apps WHERE tenant_id = ? AND app = 'scheduler'", args: [id] },
+        { sql: 'UPDATE tenants SET is_sso_enabled = ?, feature_sso_users_limit = ? WHERE id = ?', args: [p.ssoUsersLimit ? 1 : 0, p.ssoUsersLimit ?? 0, id] },
+        { sql: 'UPDATE tenant_users SET is_sso_enabled = 0, saml_name_id = NULL WHERE tenant_id = ?', args: [id] },
         ...(p.schedulerSeats === undefined ? [] : [{ sql: "INSERT INTO tenant_apps (tenant_id, app, seats) VALUES (?, 'scheduler', ?)", args: [id, p.schedulerSeats] }]),
       ],
       'write',
@@ -122,6 +126,17 @@ export const PEOPLE_TEXT = {
     departmentDeleteTitle: '部署を削除しますか？',
     departmentHasUsers: 'ユーザーが所属している部署は削除できません',
     departmentDeleted: (name: string) => `部署「${name}」を削除しました`,
+    ssoColumn: 'SSO',
+    enableSsoAll: '全ユーザーのSSOを有効にする',
+    ssoAllOn: '全ユーザーのSSOが有効です',
+    disableSsoAll: '全ユーザーのSSOを無効にする',
+    ssoAllEnabled: '全ユーザーのSSOを有効にしました',
+    ssoAllDisabled: '全ユーザーのSSOを無効にしました',
+    on: '有効',
+    off: '無効',
+    ssoSwitch: 'SSO',
+    samlNameId: 'SAML Name ID',
+    managerBanner: (tenant: string) => `テナント管理者として「${tenant}」を表示しています。`,
   },
   en: {
     usersTitle: 'Manage Users',
@@ -193,5 +208,16 @@ export const PEOPLE_TEXT = {
     departmentDeleteTitle: 'Delete the department?',
     departmentHasUsers: 'A department with users cannot be deleted',
     departmentDeleted: (name: string) => `Department "${name}" deleted`,
+    ssoColumn: 'SSO',
+    enableSsoAll: 'Enable SSO for all users',
+    ssoAllOn: 'SSO is enabled for all users',
+    disableSsoAll: 'Disable SSO for all users',
+    ssoAllEnabled: 'SSO enabled for all users',
+    ssoAllDisabled: 'SSO disabled for all users',
+    on: 'On',
+    off: 'Off',
+    ssoSwitch: 'SSO',
+    samlNameId: 'SAML name ID',
+    managerBanner: (tenant: string) => `You are viewing ${tenant} as a tenant manager.`,
   },
 } satisfies Record<Lang, Record<string, unknown>>;

@@ -114,7 +114,7 @@ export default function UsersScreen(p: UsersScreenProps) {
   const resendOne = async (u: PersonRow) => {
     const r = await api(p.basePath, 'POST', 'admin/users/invite', { users: [u.id] });
     if (!r.ok) {
-      show('error', t('errors.generic'));
+      show('error', t(r.data.message === 'already-registered' ? 'people.users.alreadyRegistered' : 'errors.generic'));
       return;
     }
     const next = new Set(invited).add(u.id);

@@ -97,6 +97,21 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(toast(page)).toHaveText(new RegExp(`^${x.updated}`));
       await expect(edit).toBeHidden();
 
+      // Taking the scheduler away asks first, with the schedule count the scheduler reports (the
+      // dev stand-in app holds none). Cancel keeps it.
+      await row.getByRole('button', { name: x.edit(name) }).click();
+      await edit.getByRole('checkbox', { name: x.scheduler }).uncheck();
+      await edit.getByRole('button', { name: x.save }).click();
+      const removal = page.getByRole('dialog', { name: x.removeTitle });
+      await expect(removal).toContainText(x.removeScheduler(0));
+      await checkA11y(page, 'remove-app confirmation');
+      await removal.getByRole('button', { name: x.cancel }).click();
+      await expect(removal).toBeHidden();
+      await expect(edit).toBeVisible();
+      await expect(edit.getByRole('checkbox', { name: x.scheduler })).not.toBeChecked();
+      await edit.getByRole('button', { name: x.cancel }).click();
+      await expect(edit).toBeHidden();
+
       // The admin cannot have the scheduler now.
       await rows.filter({ hasText: admin }).getByRole('button', { name: x.edit(ADMIN_NAME) }).click();
       await expect(edit.getByRole('checkbox', { name: x.scheduler })).toBeDisabled();

@@ -101,7 +101,9 @@ export async function runDeletionJob(deps: Deps, jobId: number): Promise<boolean
         lastError: String(e).slice(0, 500),
       })
       .where(eq(backgroundJobs.id, job.id));
-    console.error(JSON.stringify({ level: 'error', msg: 'user deletion failed; will retry', jobId: job.id, error: String(e) }));
+    // A retry is routine (an app was briefly down); giving up is an error someone must look at.
+    const final = job.attempts >= MAX_ATTEMPTS;
+    (final ? console.error : console.warn)(JSON.stringify({ level: final ? 'error' : 'warn', msg: final ? 'user deletion gave up' : 'user deletion failed; will retry', jobId: job.id, error: String(e) }));
     return false;
   }
 }

@@ -30,7 +30,7 @@ for (const { lang, locale } of LANGUAGES) {
       await ensurePeopleTenant({ label: deptLabel, lang, admin: deptAdmin, meishiSeats: null });
     });
 
-    test('import from a Shift-JIS file, edit by import, and a wrong file', async ({ page, consoleGuard, checkA11y }) => {
+    test('import from a Shift-JIS file, edit by import, and a wrong file', async ({ page, browser, consoleGuard, checkA11y }) => {
       const x = PEOPLE_TEXT[lang];
       const people = [
         ['山田 太郎', personEmail('taro', label)],
@@ -112,6 +112,18 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page).toHaveURL(/[?&]perPage=5/);
       await expect(page.getByTestId('pager-range')).toHaveText(x.range(1, 4, 4));
       await checkA11y(page, 'users sorted, five per page');
+
+      // Without JavaScript the server still searches, sorts and pages: a GET form and links.
+      const noScript = await browser.newContext({ locale, javaScriptEnabled: false, storageState: await page.context().storageState() });
+      const plain = await noScript.newPage();
+      await plain.goto(page.url());
+      await plain.getByRole('searchbox', { name: x.search }).fill('山田');
+      await plain.getByRole('button', { name: x.searchButton, exact: true }).click();
+      await expect(plain).toHaveURL(/[?&]search=%E5%B1%B1%E7%94%B0/);
+      await expect(plain).toHaveURL(/[?&]perPage=5/);
+      await expect(plain.getByTestId('user-row')).toHaveCount(1);
+      await expect(plain.getByTestId('user-row')).toContainText('山田 太郎');
+      await noScript.close();
     });
 
     test('departments: add, a unique name, rename, and delete', async ({ page, consoleGuard, checkA11y }) => {

@@ -154,7 +154,9 @@ adminPeopleApi.delete('/admin/users/:id', people, async (c) => {
   inBackground(c, work);
   // Small deletions finish while the admin waits (204); longer ones answer 202 and the list shows
   // "deleting" until the job is done.
-  const outcome = await Promise.race([work, sleep(deps.config.USER_DELETE_WAIT_MS)]);
+  // USER_DELETE_WAIT_MS=0: never wait (always 202).
+  const wait = deps.config.USER_DELETE_WAIT_MS;
+  const outcome = wait === 0 ? 'timeout' : await Promise.race([work, sleep(wait)]);
   if (outcome === true) return c.body(null, 204);
   return c.json({ message: 'deleting' }, 202);
 });

@@ -399,6 +399,13 @@ describe('delete', () => {
     expect(apps.calls).toEqual([U.user]);
   });
 
+  it('USER_DELETE_WAIT_MS=0 answers 202 at once and the job still finishes', async () => {
+    h.deps.config.USER_DELETE_WAIT_MS = 0;
+    const b = await signIn();
+    expect((await del(b, `${API}/admin/users/${U.user}`)).status).toBe(202);
+    await vi.waitFor(async () => expect(await memberOf(1, U.user)).toBeUndefined());
+  });
+
   it('a restart mid-deletion is finished by the sweep', async () => {
     const apps = blockingApps();
     h.deps.appUsage = apps.port;

@@ -7,13 +7,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api } from '../shared/api';
 import type { T } from '../shared/i18n';
+import { userInputSchema } from '../shared/people-schemas';
 import { additionalWithoutMain } from '../shared/people-ui';
 import { BTN_PRIMARY, BTN_SECONDARY, ConfirmDialog, InlineNotice, Switch, TextField } from './admin-parts';
 import { CsvImport } from './csv-import';
 import Dialog from './Dialog';
 import type { AllowedAppInfo, DepartmentRef, PersonRow } from './people-types';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface UserDialogProps {
   t: T;
@@ -63,12 +63,22 @@ function initialState(user: PersonRow | null, apps: AllowedAppInfo[]): FormState
 
 type Errors = Partial<Record<'name' | 'email' | 'apps', string>>;
 
-function validate(t: T, f: FormState, appsShown: boolean): Errors {
+/**
+ * The shared request schema decides what is valid (the server applies the same one); the messages
+ * name the field, with separate ones for a missing and an invalid email (spec 02 section 5).
+ */
+export function userFormErrors(t: T, f: Pick<FormState, 'name' | 'email' | 'apps' | 'samlNameId'>, appsShown: boolean): Errors {
+  const r = userInputSchema.safeParse({ name: f.name, email: f.email, allowedApps: appsShown ? f.apps : ['meishi'], saml_name_id: f.samlNameId || null });
   const e: Errors = {};
-  if (!f.name.trim()) e.name = t('people.form.nameRequired');
-  if (!f.email.trim()) e.email = t('people.form.emailRequired');
-  else if (!EMAIL.test(f.email.trim()) || f.email.trim().length > 254) e.email = t('people.form.emailInvalid');
-  if (appsShown && f.apps.length === 0) e.apps = t('people.form.appsRequired');
+  if (r.success) return e;
+  for (const issue of r.error.issues) {
+    const field = issue.path[0];
+    const key = field === 'name' ? 'name' : field === 'email' ? 'email' : field === 'allowedApps' ? 'apps' : null;
+    if (!key || e[key]) continue;
+    if (key === 'name') e.name = t(issue.message === 'validation.required' ? 'people.form.nameRequired' : issue.message);
+    else if (key === 'email') e.email = t(issue.message === 'validation.required' ? 'people.form.emailRequired' : 'people.form.emailInvalid');
+    else e.apps = t('people.form.appsRequired');
+  }
   return e;
 }
 
@@ -104,7 +114,7 @@ export function UserDialog(p: UserDialogProps) {
   const held = new Set(p.user?.allowedApps ?? []);
   // Hidden for a deactivated user, and when the tenant has one app the user already has.
   const appsShown = !deactivated && !(p.apps.length === 1 && held.has(p.apps[0]!.key));
-  const clientErrors = validate(t, f, appsShown);
+  const clientErrors = userFormErrors(t, f, appsShown);
   // A server error, while the field is unchanged since, wins over the form's own check.
   const errors: Errors = { name: serverErrors.name ?? clientErrors.name, email: serverErrors.email ?? clientErrors.email, apps: serverErrors.apps ?? clientErrors.apps };
   const valid = Object.keys(clientErrors).length === 0;

@@ -1,6 +1,7 @@
 // The people screens' own rules (spec 02 sections 2, 5, 8 and 9), as the islands apply them.
 import { describe, expect, it } from 'vitest';
 import { importErrorKey } from '../../src/islands/csv-import';
+import { userFormErrors } from '../../src/islands/user-dialog';
 import { getT } from '../../src/shared/i18n';
 import { CSV_TYPE_ERROR } from '../../src/shared/people-schemas';
 import {
@@ -91,5 +92,20 @@ describe('additional departments', () => {
   it('leaves out the main department and repeats', () => {
     expect(additionalWithoutMain([3, 5, 3, 7], 5)).toEqual([3, 7]);
     expect(additionalWithoutMain([3], null)).toEqual([3]);
+  });
+});
+
+describe('add/edit user form (spec 02 section 5)', () => {
+  const t = getT('en');
+  const base = { name: 'Hanako', email: 'hanako@example.test', apps: ['meishi'], samlNameId: '' };
+  it('name and email required, with separate messages for a missing and an invalid email', () => {
+    expect(userFormErrors(t, base, true)).toEqual({});
+    expect(userFormErrors(t, { ...base, name: '  ' }, true)).toEqual({ name: 'Enter a name' });
+    expect(userFormErrors(t, { ...base, email: '' }, true)).toEqual({ email: 'Enter an email address' });
+    expect(userFormErrors(t, { ...base, email: 'hanako@' }, true)).toEqual({ email: 'Enter a valid email address' });
+  });
+  it('at least one app, unless the app chooser is hidden', () => {
+    expect(userFormErrors(t, { ...base, apps: [] }, true)).toEqual({ apps: 'Select at least one app' });
+    expect(userFormErrors(t, { ...base, apps: [] }, false)).toEqual({});
   });
 });

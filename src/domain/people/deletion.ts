@@ -8,7 +8,7 @@ import type { Deps } from '../../deps';
 import { additionalDepartments, backgroundJobs, mailQueue, sessions, tenants, tenantUsers, users, type Tenant } from '../../db/schema';
 import { auditInsert } from '../audit/log';
 import { AppError } from '../errors';
-import { activeAdminCount, adminGuard, findMember, isGuardFailure } from './members';
+import { activeAdminCount, adminGuard, findMember, isGuardFailure, rawStatement } from './members';
 import type { PeopleActor } from './users';
 
 const LEASE_MS = 5 * 60_000;
@@ -82,7 +82,7 @@ export async function runDeletionJob(deps: Deps, jobId: number): Promise<boolean
         db.delete(mailQueue).where(and(eq(mailQueue.userId, row.user.id), eq(mailQueue.tenantId, row.tenant.id))),
         db.delete(tenantUsers).where(eq(tenantUsers.id, row.member.id)),
         // The identity goes too when no tenant holds it any more (staff accounts stay).
-        db.run(sql`DELETE FROM users WHERE id = ${row.user.id} AND is_tenant_manager = 0
+        rawStatement(db, sql`DELETE FROM users WHERE id = ${row.user.id} AND is_tenant_manager = 0
           AND NOT EXISTS (SELECT 1 FROM tenant_users WHERE user_id = ${row.user.id})`),
         db.update(backgroundJobs).set({ status: 'done', finishedAt: done, lockedUntil: null }).where(eq(backgroundJobs.id, job.id)),
         auditInsert(db, { tenantId: row.tenant.id, actorUserId: job.actorUserId, action: 'user.deleted', targetType: 'user', targetId: row.user.id, details: { email: row.user.email } }, done),

@@ -7,7 +7,7 @@ import type { Department, DepartmentWithUsers } from '../../shared/people-schema
 import type { T } from '../../shared/i18n';
 import { auditInsert } from '../audit/log';
 import { AppError, ValidationError } from '../errors';
-import { iso } from './members';
+import { iso, rawStatement } from './members';
 import type { PeopleActor } from './users';
 
 /** Counted over members that are not being deleted (deactivated members still belong). */
@@ -103,7 +103,7 @@ export async function deleteDepartment(deps: Deps, tenant: Tenant, id: number, a
   const now = deps.clock.now();
   // The delete itself re-checks, so a member added meanwhile keeps the department.
   const [deleted] = await db.batch([
-    db.run(sql`DELETE FROM departments WHERE id = ${id} AND tenant_id = ${tenant.id}
+    rawStatement(db, sql`DELETE FROM departments WHERE id = ${id} AND tenant_id = ${tenant.id}
       AND NOT EXISTS (SELECT 1 FROM tenant_users WHERE department_id = ${id})
       AND NOT EXISTS (SELECT 1 FROM additional_departments WHERE department_id = ${id})`),
     auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'department.deleted', targetType: 'department', targetId: id, ipAddress: actor.ip, userAgent: actor.userAgent, details: { name: dept.name } }, now),

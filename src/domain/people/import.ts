@@ -20,7 +20,7 @@ import {
   type ManagedApp,
 } from '../../shared/people-schemas';
 import { AppError } from '../errors';
-import { activeAdminCount, adminGuard, assertSeats, contractedApps, iso, isGuardFailure, seatGuard } from './members';
+import { activeAdminCount, adminGuard, assertSeats, contractedApps, iso, isGuardFailure, seatGuard, rawStatement } from './members';
 import type { PeopleActor } from './users';
 
 export type ImportKind = 'add' | 'update';
@@ -246,48 +246,48 @@ export async function importUsers(
     );
     if (kind === 'add') {
       statements.push(
-        db.run(sql`INSERT INTO users (name, email, language, created_at, updated_at)
+        rawStatement(db, sql`INSERT INTO users (name, email, language, created_at, updated_at)
           SELECT j.value->>'name', j.value->>'email', 'ja', ${now}, ${now} FROM json_each(${json}) j WHERE true
           ON CONFLICT(email) DO NOTHING`),
-        db.run(sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, department_id, invited_at,
+        rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, department_id, invited_at,
             meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
           SELECT ${tenant.id}, u.id, j.value->>'admin', j.value->>'dept', CASE WHEN u.password_hash IS NULL THEN ${now} END,
             CASE WHEN j.value->>'meishi' = 1 THEN ${now} END, CASE WHEN j.value->>'scheduler' = 1 THEN ${now} END, ${now}, ${now}
           FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
-        db.run(sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
+        rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
           SELECT ${tenant.id}, u.id, 'invitation', 'pending', 0, ${now}, ${now}
           FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email' WHERE u.password_hash IS NULL`),
-        db.run(sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
+        rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
           SELECT ${tenant.id}, ${actor.userId}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${ua},
             json_object('email', u.email, 'import_log_id', ${log!.id}), ${now}
           FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
       );
     } else {
       statements.push(
-        db.run(sql`UPDATE users SET name = j.value->>'name', updated_at = ${now}
+        rawStatement(db, sql`UPDATE users SET name = j.value->>'name', updated_at = ${now}
           FROM json_each(${json}) j WHERE users.id = j.value->>'uid'`),
-        db.run(sql`UPDATE tenant_users SET is_admin = j.value->>'admin', department_id = j.value->>'dept',
+        rawStatement(db, sql`UPDATE tenant_users SET is_admin = j.value->>'admin', department_id = j.value->>'dept',
             meishi_access_granted_at = CASE WHEN j.value->>'meishi' = 1 THEN coalesce(tenant_users.meishi_access_granted_at, ${now}) END,
             scheduler_access_granted_at = CASE WHEN j.value->>'scheduler' = 1 THEN coalesce(tenant_users.scheduler_access_granted_at, ${now}) END,
             updated_at = ${now}
           FROM json_each(${json}) j WHERE tenant_users.id = j.value->>'tuid' AND +tenant_users.tenant_id = ${tenant.id}`),
-        db.run(sql`DELETE FROM additional_departments WHERE +tenant_id = ${tenant.id}
+        rawStatement(db, sql`DELETE FROM additional_departments WHERE +tenant_id = ${tenant.id}
           AND tenant_user_id IN (SELECT j.value->>'tuid' FROM json_each(${json}) j)`),
-        db.run(sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
+        rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
           SELECT ${tenant.id}, ${actor.userId}, 'user.updated', 'user', CAST(j.value->>'uid' AS TEXT), ${actor.ip}, ${ua},
             json_object('import_log_id', ${log!.id}), ${now}
           FROM json_each(${json}) j`),
       );
     }
     statements.push(
-      db.run(sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
+      rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
         SELECT ${tenant.id}, tu.id, d.value
         FROM json_each(${json}) j CROSS JOIN json_each(j.value->'extra') d
           CROSS JOIN users u ON u.email = j.value->>'email' CROSS JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${tenant.id}`),
     );
   }
   statements.push(
-    db.run(sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
+    rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
       VALUES (${tenant.id}, ${actor.userId}, ${kind === 'add' ? 'users.imported' : 'users.import_updated'}, 'import_log', ${String(log!.id)}, ${actor.ip}, ${ua},
         ${JSON.stringify({ filename: file.name, count: rows.length })}, ${now})`),
     db.update(importLogs).set({ status: 'success', numberOfUsersUpdated: rows.length, endTime: now }).where(eq(importLogs.id, log!.id)),

@@ -7,6 +7,20 @@ import type { AdminUser, DepartmentRef, ManagedApp, UsersQuery } from '../../sha
 import { memberApps } from '../tenants/memberships';
 import { AppError } from '../errors';
 
+/**
+ * A raw SQL statement for `db.batch([...])` on both drivers. drizzle's `db.run(sql)` works in a
+ * libSQL batch but not in a D1 batch (its item has no prepared D1 statement, so binding fails), so
+ * the statement is prepared through the session like any query builder's.
+ */
+export function rawStatement(db: Db, query: SQL) {
+  const internals = db as unknown as {
+    session: { prepareQuery(q: unknown, fields: undefined, method: 'run', arrayMode: boolean): unknown };
+    dialect: { sqlToQuery(q: SQL): unknown };
+  };
+  const prepared = () => internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, 'run', false);
+  return { _prepare: prepared } as unknown as ReturnType<Db['run']>;
+}
+
 export const iso = (v: number | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 /** Conditions of a member who counts: not deactivated and not being deleted. */
@@ -68,7 +82,7 @@ export async function assertSeats(db: Db, tenantId: number, extra: Partial<Recor
  * between two admins taking the last seat at the same moment.
  */
 export function seatGuard(db: Db, tenantId: number) {
-  return db.run(sql`INSERT INTO tenant_apps (tenant_id, app)
+  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
     SELECT NULL, NULL FROM tenant_apps ta
     WHERE ta.tenant_id = ${tenantId} AND ta.seats IS NOT NULL AND ta.app IN ('meishi', 'scheduler')
       AND (SELECT count(*) FROM tenant_users tu
@@ -78,7 +92,7 @@ export function seatGuard(db: Db, tenantId: number) {
 
 /** Fails the batch when the tenant would be left without an active admin. */
 export function adminGuard(db: Db, tenantId: number) {
-  return db.run(sql`INSERT INTO tenant_apps (tenant_id, app)
+  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
     SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM tenant_users tu
       WHERE tu.tenant_id = ${tenantId} AND tu.is_admin = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL)`);
 }

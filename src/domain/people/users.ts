@@ -18,6 +18,7 @@ import {
   assertSeats,
   findMember,
   isGuardFailure,
+  rawStatement,
   seatGuard,
   toAdminUsers,
   type MemberRow,
@@ -127,7 +128,7 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   const needsInvite = !existing?.passwordHash;
   const cols = appColumns(apps, { meishi: null, scheduler: null }, now);
   statements.push(
-    db.run(sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, saml_name_id, department_id,
+    rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, saml_name_id, department_id,
         invited_at, meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
       VALUES (${tenant.id}, ${userIdSql}, ${input.is_admin ? 1 : 0}, ${input.is_sso_enabled ? 1 : 0},
         ${input.is_sso_enabled ? (input.saml_name_id || null) : null}, ${mainId}, ${needsInvite ? now : null},
@@ -135,16 +136,16 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   );
   for (const d of extraIds) {
     statements.push(
-      db.run(sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
+      rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
         SELECT ${tenant.id}, id, ${d} FROM tenant_users WHERE tenant_id = ${tenant.id} AND user_id = ${userIdSql}`),
     );
   }
   if (needsInvite) {
-    statements.push(db.run(sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
+    statements.push(rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
       VALUES (${tenant.id}, ${userIdSql}, 'invitation', 'pending', 0, ${now}, ${now})`));
   }
   statements.push(
-    db.run(sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
+    rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
       VALUES (${tenant.id}, ${actor.userId}, 'user.created', 'user', CAST(${userIdSql} AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
         ${JSON.stringify({ email, apps, is_admin: input.is_admin, is_sso_enabled: input.is_sso_enabled })}, ${now})`),
   );
@@ -328,9 +329,9 @@ export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | nu
   const statements: unknown[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = JSON.stringify(ids.slice(i, i + 500));
-    statements.push(db.run(sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
+    statements.push(rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
       SELECT ${tenant.id}, value, 'invitation', 'pending', 0, ${now}, ${now} FROM json_each(${chunk})`));
-    statements.push(db.run(sql`UPDATE tenant_users SET invited_at = ${now} WHERE tenant_id = ${tenant.id} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
+    statements.push(rawStatement(db, sql`UPDATE tenant_users SET invited_at = ${now} WHERE tenant_id = ${tenant.id} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
   }
   const entry = ids.length === 1 ? auditOf(tenant, actor, 'user.invited', ids[0]!) : { ...auditOf(tenant, actor, 'users.invited', tenant.id, { count: ids.length, all: target === 'all' }), targetType: 'tenant' };
   statements.push(auditInsert(db, entry, now));

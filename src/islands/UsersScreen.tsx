@@ -460,7 +460,7 @@ function UserRow(p: {
   const isDeleting = u.operationStatus === 'deleting';
   const dis = !p.hydrated || isDeleting;
   return (
-    <tr className="border-t border-slate-200" data-testid="user-row" data-email={u.email}>
+    <tr className="border-t border-slate-200" data-testid="user-row" data-id={u.id} data-email={u.email}>
       <td className={TD}>{u.department?.name ?? '-'}</td>
       {p.schedulerAllowed && <td className={TD}>{u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-'}</td>}
       <td className={TD}>

@@ -5,6 +5,7 @@
 // manages departments (a name is unique; a department with users cannot go). On tenants of their
 // own per language (support/people.ts), with axe on every screen and dialog.
 import iconv from 'iconv-lite';
+import { readFileSync } from 'node:fs';
 import { BASE, expect, LANGUAGES, test } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
@@ -46,6 +47,12 @@ for (const { lang, locale } of LANGUAGES) {
       await dialog.getByRole('tab', { name: x.tabCsv }).click();
       await expect(dialog.getByRole('tab', { name: x.tabCsv })).toHaveAttribute('aria-selected', 'true');
       await checkA11y(page, 'add users by CSV');
+
+      // The sample: the columns the import expects, in the page's language.
+      const [sample] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: x.sample }).click()]);
+      expect(sample.suggestedFilename()).toBe('users-import-sample.csv');
+      const sampleText = readFileSync((await sample.path())!, 'utf8').replace(/^\uFEFF/, '');
+      expect(sampleText.split(/\r?\n/)[0]).toBe(IMPORT_HEADERS[lang].join(','));
 
       // The file picker's own check: not a CSV.
       const picker = dialog.getByLabel(x.chooseFile);

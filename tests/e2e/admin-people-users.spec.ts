@@ -5,7 +5,7 @@
 // and finally downloads the audit log of all this and reads it back. On a tenant of its own per
 // language (support/people.ts), with axe on every screen and dialog.
 import { readFileSync } from 'node:fs';
-import { expect, LANGUAGES, test } from './fixtures';
+import { BASE, expect, LANGUAGES, test } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { mailsTo, waitForMail } from './support/mail';
 import { ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
@@ -30,7 +30,7 @@ for (const { lang, locale } of LANGUAGES) {
       await ensurePeopleTenant({ label, lang, admin, meishiSeats: 2, schedulerSeats: 1 });
     });
 
-    test('add, invite, seats, deactivate and reactivate, delete, audit log', async ({ page, checkA11y }) => {
+    test('add, invite, seats, deactivate and reactivate, delete, audit log', async ({ page, consoleGuard, checkA11y }) => {
       const x = PEOPLE_TEXT[lang];
       const started = Date.now();
       await signInToPage(page, lang, label, admin, '/admin/users');
@@ -154,6 +154,17 @@ for (const { lang, locale } of LANGUAGES) {
       await del.getByRole('button', { name: x.delete, exact: true }).click();
       await expect(row.getByTestId('deleting-chip')).toHaveText(x.deleting);
       await expect(row).toHaveCount(0);
+      await expect(rows).toHaveCount(1);
+
+      // The last admin can be neither deactivated nor deleted (the server says so).
+      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/${await rows.first().getAttribute('data-id')}/deactivate`, status: 422 });
+      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/${await rows.first().getAttribute('data-id')}`, status: 400 });
+      await rows.first().getByRole('button', { name: x.deactivate(ADMIN_NAME) }).click();
+      await page.getByRole('dialog', { name: x.deactivateTitle }).getByRole('button', { name: x.deactivateConfirm, exact: true }).click();
+      await expect(toast(page)).toHaveText(new RegExp(`^${x.lastAdminDeactivate}`));
+      await rows.first().getByRole('button', { name: x.deleteUser(ADMIN_NAME) }).click();
+      await del.getByRole('button', { name: x.delete, exact: true }).click();
+      await expect(toast(page)).toHaveText(new RegExp(`^${x.lastAdminDelete}`));
       await expect(rows).toHaveCount(1);
 
       // The audit log of all this, as a CSV with a BOM, named by the localised title and a timestamp.

@@ -60,6 +60,19 @@ describe('people administration in workerd', () => {
     expect(list.body.data.map((u: { name: string }) => u.name)).toEqual(['髙橋 﨑子', '渡邉 一']);
     expect(list.body.data[0]).toMatchObject({ department: { name: '営業部' }, additionalDepartments: [{ name: '開発部' }] });
 
+    // A 100-row page: the id lists travel as one JSON value (D1 binds at most 100 parameters).
+    // Globex has unlimited meishi seats and no departments yet.
+    const globex = new Browser(port).on('globex-jp.localhost');
+    expect((await globex.login('multi@example.test')).body.message).toBe('success');
+    for (const name of ['営業部', '開発部']) expect((await globex.post('/accounts/api/admin/departments', { name })).status).toBe(201);
+    const many = Array.from({ length: 120 }, (_, i) => `社員${i},wk-bulk${i}@acme.test,営業部,開発部,1,0,0`).join('\r\n');
+    const bulk = multipart('csvFile', 'bulk.csv', 'text/csv', Buffer.from(`${IMPORT_HEADERS.ja.join(',')}\r\n${many}\r\n`, 'utf8'));
+    expect((await postBytes(globex, '/accounts/api/admin/users/import', bulk.body, bulk.contentType)).body).toEqual({ message: 'success', count: 120 });
+    const page = await globex.get('/accounts/api/admin/users?perPage=100&search=wk-bulk');
+    expect(page.status).toBe(200);
+    expect(page.body.data).toHaveLength(100);
+    expect(page.body.data.every((u: { additionalDepartments: unknown[] }) => u.additionalDepartments.length === 1)).toBe(true);
+
     const wrong = await postBytes(acme, '/accounts/api/admin/users/import', ...(() => {
       const m = multipart('csvFile', 'x.csv', 'text/csv', Buffer.from('a,b\r\n1,2\r\n'));
       return [m.body, m.contentType] as const;

@@ -1,6 +1,7 @@
 // Tenant-bound queries of the people area: every function takes the tenant id and filters by it,
 // so another tenant's ids answer "not found" (404) and nothing else.
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { additionalDepartments, departments, tenantApps, tenantUsers, users, type AppKey, type Tenant, type TenantUser, type User } from '../../db/schema';
 import type { AdminUser, DepartmentRef, ManagedApp, UsersQuery } from '../../shared/people-schemas';
@@ -19,6 +20,14 @@ export function rawStatement(db: Db, query: SQL) {
   };
   const prepared = () => internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, 'run', false);
   return { _prepare: prepared } as unknown as ReturnType<Db['run']>;
+}
+
+/**
+ * `column IN (ids)` with the list as one bound JSON value: D1 accepts at most 100 bound
+ * parameters per statement, and a 100-row page plus the tenant id would exceed it.
+ */
+export function inIds(column: SQLiteColumn, ids: number[]): SQL {
+  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 }
 
 export const iso = (v: number | null): string | null => (v === null ? null : new Date(v).toISOString());
@@ -128,7 +137,7 @@ export async function findMember(db: Db, tenantId: number, userId: number): Prom
 export async function assertDepartments(db: Db, tenantId: number, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
-  const rows = await db.select({ id: departments.id }).from(departments).where(and(eq(departments.tenantId, tenantId), inArray(departments.id, unique)));
+  const rows = await db.select({ id: departments.id }).from(departments).where(and(eq(departments.tenantId, tenantId), inIds(departments.id, unique)));
   if (rows.length !== unique.length) throw new AppError('not-found', 404, { field: 'department' });
 }
 
@@ -140,13 +149,13 @@ export async function toAdminUsers(db: Db, tenantId: number, rows: MemberRow[]):
   const contracted = (await contractedApps(db, tenantId)).map((a) => a.app);
   const deptIds = [...new Set(rows.map((r) => r.member.departmentId).filter((x): x is number => x !== null))];
   const mainDepts = deptIds.length
-    ? await db.select({ id: departments.id, name: departments.name }).from(departments).where(and(eq(departments.tenantId, tenantId), inArray(departments.id, deptIds)))
+    ? await db.select({ id: departments.id, name: departments.name }).from(departments).where(and(eq(departments.tenantId, tenantId), inIds(departments.id, deptIds)))
     : [];
   const extra = await db
     .select({ tenantUserId: additionalDepartments.tenantUserId, id: departments.id, name: departments.name })
     .from(additionalDepartments)
     .innerJoin(departments, eq(departments.id, additionalDepartments.departmentId))
-    .where(and(eq(additionalDepartments.tenantId, tenantId), inArray(additionalDepartments.tenantUserId, rows.map((r) => r.member.id))))
+    .where(and(eq(additionalDepartments.tenantId, tenantId), inIds(additionalDepartments.tenantUserId, rows.map((r) => r.member.id))))
     .orderBy(asc(departments.name));
   const byMember = new Map<number, DepartmentRef[]>();
   for (const e of extra) {

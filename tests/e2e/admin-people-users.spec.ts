@@ -1,9 +1,11 @@
 // User management (spec 02 "User management screen", "Add-user dialog", "Deactivated users
 // screen", sections 4, 5, 7 and 8): an admin meets the intro tour, adds a user who receives the
 // invitation mail, resends it, finds the card app out of seats, gives the user the scheduler's
-// last seat, deactivates and reactivates them, deletes them and watches the "deleting" chip go,
-// and finally downloads the audit log of all this and reads it back. On a tenant of its own per
-// language (support/people.ts), with axe on every screen and dialog.
+// last seat (and sees the schedule count before taking it away), deactivates them, gives the freed
+// card seat to another user (so reactivation is refused for want of a seat), deletes that user
+// and watches the "deleting" chip go, reactivates the first, cannot deactivate or delete the last
+// admin, and finally downloads the audit log of all this and reads it back. On a tenant of its
+// own per language (support/people.ts), with axe on every screen and dialog.
 import { readFileSync } from 'node:fs';
 import { BASE, expect, LANGUAGES, test } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
@@ -127,14 +129,52 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(toast(page)).toHaveText(new RegExp(`^${x.deactivated(name)}`));
       await expect(row).toHaveCount(0);
 
-      // The deactivated list, through the toolbar's menu; reactivate from the row's menu.
-      await page.getByRole('button', { name: x.more }).click();
-      await page.getByRole('link', { name: x.viewDeactivated }).click();
-      await expect(page).toHaveTitle(`${x.deactivatedTitle} | Nexta Meishi`);
+      // Deactivation freed the user's seats: another user takes the card app's.
+      const other = lang === 'ja' ? '田中 次郎' : 'Jiro Tanaka';
+      const otherEmail = personEmail('jiro', label);
+      await addButton.click();
+      await nameField.fill(other);
+      await emailField.fill(otherEmail);
+      await expect(dialog.getByRole('checkbox', { name: x.meishi })).toBeChecked();
+      await submit.click();
+      await expect(toast(page)).toHaveText(new RegExp(`^${x.added}`));
+      const otherRow = rows.filter({ hasText: otherEmail });
+      await expect(otherRow).toContainText(other);
+
+      // The deactivated list, through the toolbar's menu: no card seat, so no reactivation.
+      const toDeactivated = async () => {
+        await page.getByRole('button', { name: x.more }).click();
+        await page.getByRole('link', { name: x.viewDeactivated }).click();
+        await expect(page).toHaveTitle(`${x.deactivatedTitle} | Nexta Meishi`);
+        await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="DeactivatedUsers"]')?.dataset.hydrated === 'true');
+      };
+      const backToUsers = async () => {
+        await page.getByRole('link', { name: x.back }).click();
+        await expect(page).toHaveTitle(`${x.usersTitle} | Nexta Meishi`);
+        await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="UsersScreen"]')?.dataset.hydrated === 'true');
+      };
+      await toDeactivated();
       const gone = page.getByTestId('deactivated-row').filter({ hasText: email });
       await expect(gone).toContainText(name);
-      await checkA11y(page, 'deactivated users');
-      await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="DeactivatedUsers"]')?.dataset.hydrated === 'true');
+      await gone.getByRole('button', { name: x.actionsFor(name) }).click();
+      await expect(gone.getByRole('button', { name: x.reactivate })).toBeDisabled();
+      await expect(gone.getByRole('button', { name: x.reactivate })).toHaveAccessibleDescription(x.noSeatToReactivate);
+      await checkA11y(page, 'deactivated users, menu open, no seat');
+      await page.keyboard.press('Escape');
+      await backToUsers();
+
+      // Delete the other user: the deletion runs in the background; the chip shows until it is done.
+      await otherRow.getByRole('button', { name: x.deleteUser(other) }).click();
+      const del = page.getByRole('dialog', { name: x.deleteTitle });
+      await checkA11y(page, 'delete confirmation');
+      await del.getByRole('button', { name: x.delete, exact: true }).click();
+      await expect(otherRow.getByTestId('deleting-chip')).toHaveText(x.deleting);
+      await expect(otherRow.getByRole('button', { name: x.edit(other) })).toBeDisabled();
+      await expect(otherRow).toHaveCount(0);
+      await expect(rows).toHaveCount(1);
+
+      // Now the seat is free again: reactivate from the row's menu.
+      await toDeactivated();
       await gone.getByRole('button', { name: x.actionsFor(name) }).click();
       await gone.getByRole('button', { name: x.reactivate }).click();
       const reactivate = page.getByRole('dialog', { name: x.reactivateTitle });
@@ -142,30 +182,22 @@ for (const { lang, locale } of LANGUAGES) {
       await reactivate.getByRole('button', { name: x.reactivate }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.reactivated(name)}`));
       await expect(gone).toHaveCount(0);
-      await page.getByRole('link', { name: x.back }).click();
-      await expect(page).toHaveTitle(`${x.usersTitle} | Nexta Meishi`);
-      await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="UsersScreen"]')?.dataset.hydrated === 'true');
-
-      // Delete: the deletion runs in the background; the chip shows until it is done.
+      await backToUsers();
       await expect(row).toContainText(name);
-      await row.getByRole('button', { name: x.deleteUser(name) }).click();
-      const del = page.getByRole('dialog', { name: x.deleteTitle });
-      await checkA11y(page, 'delete confirmation');
-      await del.getByRole('button', { name: x.delete, exact: true }).click();
-      await expect(row.getByTestId('deleting-chip')).toHaveText(x.deleting);
-      await expect(row).toHaveCount(0);
-      await expect(rows).toHaveCount(1);
+      await expect(rows).toHaveCount(2);
 
       // The last admin can be neither deactivated nor deleted (the server says so).
-      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/${await rows.first().getAttribute('data-id')}/deactivate`, status: 422 });
-      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/${await rows.first().getAttribute('data-id')}`, status: 400 });
-      await rows.first().getByRole('button', { name: x.deactivate(ADMIN_NAME) }).click();
-      await page.getByRole('dialog', { name: x.deactivateTitle }).getByRole('button', { name: x.deactivateConfirm, exact: true }).click();
+      const adminRow = rows.filter({ hasText: admin });
+      const adminId = await adminRow.getAttribute('data-id');
+      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/${adminId}/deactivate`, status: 422 });
+      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/${adminId}`, status: 400 });
+      await adminRow.getByRole('button', { name: x.deactivate(ADMIN_NAME) }).click();
+      await confirm.getByRole('button', { name: x.deactivateConfirm, exact: true }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.lastAdminDeactivate}`));
-      await rows.first().getByRole('button', { name: x.deleteUser(ADMIN_NAME) }).click();
+      await adminRow.getByRole('button', { name: x.deleteUser(ADMIN_NAME) }).click();
       await del.getByRole('button', { name: x.delete, exact: true }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.lastAdminDelete}`));
-      await expect(rows).toHaveCount(1);
+      await expect(rows).toHaveCount(2);
 
       // The audit log of all this, as a CSV with a BOM, named by the localised title and a timestamp.
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: x.auditDownload }).click()]);

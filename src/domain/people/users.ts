@@ -134,10 +134,11 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
         ${input.is_sso_enabled ? (input.saml_name_id || null) : null}, ${mainId}, ${needsInvite ? now : null},
         ${cols.meishiAccessGrantedAt}, ${cols.schedulerAccessGrantedAt}, ${now}, ${now})`),
   );
-  for (const d of extraIds) {
+  if (extraIds.length) {
     statements.push(
       rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
-        SELECT ${tenant.id}, id, ${d} FROM tenant_users WHERE tenant_id = ${tenant.id} AND user_id = ${userIdSql}`),
+        SELECT ${tenant.id}, tu.id, d.value FROM tenant_users tu CROSS JOIN json_each(${JSON.stringify(extraIds)}) d
+        WHERE tu.tenant_id = ${tenant.id} AND tu.user_id = ${userIdSql}`),
     );
   }
   if (needsInvite) {
@@ -234,7 +235,11 @@ export async function updateUser(
   );
   if (extraIds !== undefined) {
     statements.push(db.delete(additionalDepartments).where(and(eq(additionalDepartments.tenantId, tenant.id), eq(additionalDepartments.tenantUserId, member.id))));
-    if (extraIds.length) statements.push(db.insert(additionalDepartments).values(extraIds.map((d) => ({ tenantId: tenant.id, tenantUserId: member.id, departmentId: d }))));
+    if (extraIds.length) {
+      // One JSON value, not 3 parameters per row (D1 binds at most 100 per statement).
+      statements.push(rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
+        SELECT ${tenant.id}, ${member.id}, value FROM json_each(${JSON.stringify(extraIds)})`));
+    }
   }
   if (emailChanged) statements.push(queueInvitation(deps, tenant.id, user.id, now));
   statements.push(

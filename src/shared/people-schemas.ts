@@ -11,10 +11,11 @@
 //           perPage: 5 | 10 | 25 (default) | 100; page from 1. Active (not deactivated) members only.
 //  POST   /admin/users  UserInput                               A|M  -> 201 {message:'success', user: AdminUser}
 //           errors 422 quota_finished {app} | 409 user_already_exists | 422 sso_users_limit_exceeded
+//                  | 422 saml-name-id-taken (another member of the tenant has this SAML name id)
 //                  | 422 'The given data was invalid.' {errors} | 404 not-found (department id of another tenant)
 //  PATCH  /admin/users/{id}  UserUpdateInput                    A|M  -> {message:'success'|'sent-register-mail-to-new-email-id', user}
 //           errors 422 cannot-make-last-admin-as-non-admin | 409 duplicate-email | 409 belongs-to-multiple-tenants
-//                  | 422 sso_users_limit_exceeded | 422 quota_finished {app} | 404 not-found
+//                  | 422 sso_users_limit_exceeded | 422 quota_finished {app} | 422 saml-name-id-taken | 404 not-found
 //  DELETE /admin/users/{id}                                     A|M  -> 202 {message:'deleting'} | 204 (no body)
 //           errors 400 cannot-delete-last-admin | 404 not-found
 //  POST   /admin/users/{id}/deactivate                          A|M  -> {message:'success'}

@@ -298,6 +298,10 @@ describe('edit user', () => {
     await h.deps.db.update(tenants).set({ isSsoEnabled: true, featureSsoUsersLimit: 1 }).where(eq(tenants.id, 1));
     expect((await b.patch(`${API}/admin/users/${U.user}`, { name: 'x', email: 'user@acme.test', is_sso_enabled: true, saml_name_id: 'yamada' })).body.user).toMatchObject({ is_sso_enabled: true, saml_name_id: 'yamada' });
     expect((await b.patch(`${API}/admin/users/${U.totp}`, { name: 'x', email: 'totp@acme.test', is_sso_enabled: true })).body).toEqual({ message: 'sso_users_limit_exceeded' });
+    // One name id per member: another member cannot take it.
+    await h.deps.db.update(tenants).set({ featureSsoUsersLimit: 5 }).where(eq(tenants.id, 1));
+    expect((await b.patch(`${API}/admin/users/${U.totp}`, { name: 'x', email: 'totp@acme.test', is_sso_enabled: true, saml_name_id: 'yamada' })).body).toEqual({ message: 'saml-name-id-taken' });
+    expect((await b.post(`${API}/admin/users`, newUser({ is_sso_enabled: true, saml_name_id: 'yamada' }))).body).toEqual({ message: 'saml-name-id-taken' });
     const off = await b.patch(`${API}/admin/users/${U.user}`, { name: 'x', email: 'user@acme.test', is_sso_enabled: false, saml_name_id: 'changed' });
     expect(off.body.user).toMatchObject({ is_sso_enabled: false, saml_name_id: 'yamada' });
   });

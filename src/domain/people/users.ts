@@ -65,6 +65,20 @@ async function assertSsoSeat(deps: Deps, tenant: Tenant, tenantUserId: number | 
   }
 }
 
+/**
+ * A SAML name id identifies one member of the tenant: SSO login maps the IdP's NameID to it, so
+ * two members with the same id would let one sign in as the other.
+ */
+async function assertFreeNameId(deps: Deps, tenantId: number, nameId: string | null, exceptTenantUserId: number | null): Promise<void> {
+  if (!nameId) return;
+  const other = await deps.db
+    .select({ id: tenantUsers.id })
+    .from(tenantUsers)
+    .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.samlNameId, nameId), exceptTenantUserId === null ? undefined : ne(tenantUsers.id, exceptTenantUserId)))
+    .get();
+  if (other) throw new AppError('saml-name-id-taken', 422);
+}
+
 /** Runs a batch; a guard failure becomes the rule's error after a fresh look at the data. */
 async function runGuarded(deps: Deps, tenant: Tenant, statements: unknown[], onGuard: () => Promise<never>): Promise<void> {
   try {
@@ -119,6 +133,7 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   const apps = [...new Set(input.allowedApps)];
   await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
   if (input.is_sso_enabled) await assertSsoSeat(deps, tenant, null);
+  await assertFreeNameId(deps, tenant.id, input.is_sso_enabled ? input.saml_name_id || null : null, null);
   const now = clock.now();
   const statements: unknown[] = [];
   if (!existing) {
@@ -209,6 +224,7 @@ export async function updateUser(
   if (ssoOn && !member.isSsoEnabled && !deactivated) await assertSsoSeat(deps, tenant, member.id);
   // Turning SSO off keeps the stored name id (the dialog restores it); only an SSO user's id is edited.
   const samlNameId = ssoOn && input.saml_name_id !== undefined ? input.saml_name_id || null : member.samlNameId;
+  if (samlNameId !== member.samlNameId) await assertFreeNameId(deps, tenant.id, samlNameId, member.id);
 
   const now = clock.now();
   const statements: unknown[] = [];

@@ -44,8 +44,12 @@ for (const { lang, locale } of LANGUAGES) {
       await signInToPage(page, lang, label, admin, '/admin/users');
       await page.getByRole('button', { name: x.add, exact: true }).click();
       const dialog = page.getByRole('dialog', { name: x.addDialog });
-      await dialog.getByRole('tab', { name: x.tabCsv }).click();
+      // The tabs work with the arrow keys (ARIA tabs pattern).
+      await dialog.getByRole('tab', { name: x.tabSingle }).focus();
+      await page.keyboard.press('ArrowRight');
+      await expect(dialog.getByRole('tab', { name: x.tabCsv })).toBeFocused();
       await expect(dialog.getByRole('tab', { name: x.tabCsv })).toHaveAttribute('aria-selected', 'true');
+      await expect(dialog.getByRole('tabpanel', { name: x.tabCsv })).toBeVisible();
       await checkA11y(page, 'add users by CSV');
 
       // The sample: the columns the import expects, in the page's language.

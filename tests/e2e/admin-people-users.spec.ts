@@ -7,7 +7,7 @@
 // admin, and finally downloads the audit log of all this and reads it back. On a tenant of its
 // own per language (support/people.ts), with axe on every screen and dialog.
 import { readFileSync } from 'node:fs';
-import { BASE, expect, LANGUAGES, test } from './fixtures';
+import { BASE, expect, LANGUAGES, test, waitForHydration } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { mailsTo, waitForMail } from './support/mail';
 import { ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
@@ -46,6 +46,9 @@ for (const { lang, locale } of LANGUAGES) {
       await checkA11y(page, 'users, intro tour');
       await tour.getByRole('button', { name: x.tourDone }).click();
       await expect(tour).toBeHidden();
+      await page.reload();
+      await waitForHydration(page);
+      await expect(tour).toHaveCount(0);
 
       // Add a user: the form's own checks first.
       const addButton = page.getByRole('button', { name: x.add, exact: true });

@@ -2,7 +2,8 @@
 // screen", sections 5, 8 and 9): an admin adds users from a Shift-JIS file of Japanese names (as
 // spreadsheet programs in Japan save it), finds them by search, edits one by import and sees the
 // import log, meets the header-mismatch dialog for a wrong file and the wrong-type message, and
-// manages departments (a name is unique; a department with users cannot go). On tenants of their
+// manages departments (a name is unique; a department with users, main or additional, cannot
+// go), giving a user an additional department where the scheduler is allowed. On tenants of their
 // own per language (support/people.ts), with axe on every screen and dialog.
 import iconv from 'iconv-lite';
 import { readFileSync } from 'node:fs';
@@ -28,7 +29,8 @@ for (const { lang, locale } of LANGUAGES) {
 
     test.beforeAll(async () => {
       await ensurePeopleTenant({ label, lang, admin, meishiSeats: null });
-      await ensurePeopleTenant({ label: deptLabel, lang, admin: deptAdmin, meishiSeats: null });
+      // With the scheduler: users may have additional departments.
+      await ensurePeopleTenant({ label: deptLabel, lang, admin: deptAdmin, meishiSeats: null, schedulerSeats: null });
     });
 
     test('import from a Shift-JIS file, edit by import, and a wrong file', async ({ page, browser, consoleGuard, checkA11y }) => {
@@ -70,6 +72,8 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(dialog).toBeHidden();
       const rows = page.getByTestId('user-row');
       for (const [name, email] of people) await expect(rows.filter({ hasText: email! })).toContainText(name!);
+      // No scheduler on this tenant: no additional-departments column.
+      await expect(page.getByRole('columnheader', { name: x.additionalColumn })).toHaveCount(0);
       await checkA11y(page, 'users after the import');
 
       // Search runs on the server, through the URL.
@@ -142,6 +146,7 @@ for (const { lang, locale } of LANGUAGES) {
       const sales = lang === 'ja' ? '営業部' : 'Sales';
       const renamed = lang === 'ja' ? '営業一部' : 'Sales One';
       const support = lang === 'ja' ? 'サポート部' : 'Support';
+      const spare = lang === 'ja' ? '予備' : 'Spare';
       await signInToPage(page, lang, deptLabel, deptAdmin, '/admin/departments');
       await expect(page).toHaveTitle(`${x.departmentsTitle} | Nexta Meishi`);
       await checkA11y(page, 'departments, empty');
@@ -150,7 +155,7 @@ for (const { lang, locale } of LANGUAGES) {
       const addButton = page.getByRole('button', { name: x.addDepartment });
       const dialog = page.getByRole('dialog', { name: x.departmentDialog });
       const field = dialog.getByRole('textbox', { name: x.departmentName });
-      for (const name of [sales, support]) {
+      for (const name of [sales, support, spare]) {
         await addButton.click();
         await expect(field).toBeFocused();
         await field.fill(name);
@@ -175,20 +180,31 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(toast(page)).toHaveText(new RegExp(`^${x.departmentUpdated}`));
       await expect(rows.filter({ hasText: renamed }).getByTestId('department-users')).toHaveText('0');
 
-      // A user in the renamed department: it cannot be deleted; the empty one can.
+      // A user whose main department is the renamed one and who has Support as an additional one
+      // (the main department is not offered again). Neither department can go; the empty one can.
       await page.goto(`${page.url().replace(/\/admin\/departments.*$/, '/admin/users')}`);
       await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="UsersScreen"]')?.dataset.hydrated === 'true');
+      await expect(page.getByRole('columnheader', { name: x.additionalColumn })).toBeVisible();
       await page.getByRole('button', { name: x.add, exact: true }).click();
       const add = page.getByRole('dialog', { name: x.addDialog });
-      await add.getByRole('textbox', { name: x.name, exact: true }).fill(lang === 'ja' ? '部署 太郎' : 'Dept Taro');
+      const person = lang === 'ja' ? '部署 太郎' : 'Dept Taro';
+      await add.getByRole('textbox', { name: x.name, exact: true }).fill(person);
       await add.getByRole('textbox', { name: x.email, exact: true }).fill(personEmail('dept', deptLabel));
       await add.getByRole('combobox', { name: x.mainDepartment }).selectOption({ label: renamed });
+      const additional = add.getByRole('group', { name: x.additionalColumn });
+      await expect(additional.getByRole('checkbox', { name: renamed })).toHaveCount(0);
+      await additional.getByRole('checkbox', { name: support }).check();
+      await checkA11y(page, 'add dialog with additional departments');
       await add.getByRole('button', { name: x.addSubmit, exact: true }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.added}`));
+      const userRow = page.getByTestId('user-row').filter({ hasText: person });
+      await expect(userRow.getByRole('cell').nth(0)).toHaveText(renamed);
+      await expect(userRow.getByRole('cell').nth(1)).toHaveText(support);
       await page.goBack();
       await page.reload();
       await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="Departments"]')?.dataset.hydrated === 'true');
       await expect(rows.filter({ hasText: renamed }).getByTestId('department-users')).toHaveText('1');
+      await expect(rows.filter({ hasText: support }).getByTestId('department-users')).toHaveText('1');
 
       consoleGuard.allowResourceError({ path: api(`admin/departments/${await rows.filter({ hasText: renamed }).getAttribute('data-id')}`), status: 422 });
       await rows.filter({ hasText: renamed }).getByRole('button', { name: x.deleteDepartment(renamed) }).click();
@@ -196,12 +212,12 @@ for (const { lang, locale } of LANGUAGES) {
       await checkA11y(page, 'department delete confirmation');
       await confirm.getByRole('button', { name: x.delete, exact: true }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.departmentHasUsers}`));
-      await expect(rows).toHaveCount(2);
+      await expect(rows).toHaveCount(3);
 
-      await rows.filter({ hasText: support }).getByRole('button', { name: x.deleteDepartment(support) }).click();
+      await rows.filter({ hasText: spare }).getByRole('button', { name: x.deleteDepartment(spare) }).click();
       await confirm.getByRole('button', { name: x.delete, exact: true }).click();
-      await expect(toast(page)).toHaveText(new RegExp(`^${x.departmentDeleted(support)}`));
-      await expect(rows).toHaveCount(1);
+      await expect(toast(page)).toHaveText(new RegExp(`^${x.departmentDeleted(spare)}`));
+      await expect(rows).toHaveCount(2);
     });
   });
 }

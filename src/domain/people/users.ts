@@ -302,6 +302,8 @@ export async function reactivateUser(deps: Deps, tenant: Tenant, userId: number,
   if (member.deactivatedAt === null) return;
   const apps = heldApps(member);
   await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
+  // SSO users count only while active, so coming back needs a free SSO place too.
+  if (member.isSsoEnabled) await assertSsoSeat(deps, tenant, member.id);
   const now = clock.now();
   await runGuarded(
     deps,

@@ -189,6 +189,16 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(row).toContainText(name);
       await expect(rows).toHaveCount(2);
 
+      // A new email address: the user is invited again there.
+      const newEmail = personEmail('hanako2', label);
+      const beforeChange = Date.now();
+      await row.getByRole('button', { name: x.edit(name) }).click();
+      await edit.getByRole('textbox', { name: x.email, exact: true }).fill(newEmail);
+      await edit.getByRole('button', { name: x.save }).click();
+      await expect(toast(page)).toHaveText(new RegExp(`^${x.updatedNewEmail}`));
+      await expect(rows.filter({ hasText: newEmail })).toContainText(name);
+      await waitForMail(newEmail, beforeChange, 20_000);
+
       // The last admin can be neither deactivated nor deleted (the server says so).
       const adminRow = rows.filter({ hasText: admin });
       const adminId = await adminRow.getAttribute('data-id');
@@ -211,7 +221,7 @@ for (const { lang, locale } of LANGUAGES) {
       expect(lines[0]).toBe(AUDIT_HEADER[lang]);
       // Every change of this journey, by this admin, newest first or not: each action is there.
       const body = lines.slice(1).join('\n');
-      for (const action of ['user.created', 'user.invited', 'user.updated', 'user.deactivated', 'user.reactivated', 'user.deletion_started']) {
+      for (const action of ['user.created', 'user.invited', 'user.updated', 'user.deactivated', 'user.reactivated', 'user.deletion_started', 'user.deleted']) {
         expect(body, `audit log has ${action}`).toContain(action);
       }
       expect(lines.filter((l) => l.includes(admin)).length).toBeGreaterThanOrEqual(6);

@@ -338,6 +338,15 @@ describe('deactivate and reactivate', () => {
     expect((await memberOf(1, U.admin))?.deactivatedAt).toBeNull();
   });
 
+  it('reactivating an SSO member needs a free SSO place', async () => {
+    const b = await signIn();
+    await h.deps.db.update(tenants).set({ isSsoEnabled: true, featureSsoUsersLimit: 1 }).where(eq(tenants.id, 1));
+    await h.deps.db.update(tenantUsers).set({ isSsoEnabled: true }).where(eq(tenantUsers.id, 6));
+    await h.deps.db.update(tenantUsers).set({ isSsoEnabled: true }).where(eq(tenantUsers.id, 2));
+    expect((await b.post(`${API}/admin/users/${U.gone}/reactivate`)).body).toEqual({ message: 'sso_users_limit_exceeded' });
+    expect((await memberOf(1, U.gone))?.deactivatedAt).not.toBeNull();
+  });
+
   it('reactivate is refused while an app the user holds has no free seat', async () => {
     const b = await signIn();
     await h.deps.db.update(tenantApps).set({ seats: 4 }).where(and(eq(tenantApps.tenantId, 1), eq(tenantApps.app, 'meishi')));

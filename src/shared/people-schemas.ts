@@ -21,7 +21,7 @@
 //  POST   /admin/users/{id}/deactivate                          A|M  -> {message:'success'}
 //           errors 422 cannot-deactivate-last-admin | 404
 //  POST   /admin/users/{id}/reactivate                          A|M  -> {message:'success'}
-//           errors 422 quota_finished {app} (an app the user holds has no free seat) | 404
+//           errors 422 quota_finished {app} (an app the user holds has no free seat) | 422 sso_users_limit_exceeded | 404
 //  GET    /admin/users/{id}/cards-count                         A|M  -> {data: number}   (reported by the card app)
 //  GET    /admin/users/{id}/schedules-count                     A|M  -> {data: number}   (reported by the scheduler)
 //           errors 404 | 502 app-usage-unavailable (the app did not answer; the portal never guesses)

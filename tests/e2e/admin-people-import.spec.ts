@@ -72,6 +72,16 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(dialog).toBeHidden();
       const rows = page.getByTestId('user-row');
       for (const [name, email] of people) await expect(rows.filter({ hasText: email! })).toContainText(name!);
+      // The toolbar's figures: four users, three not registered yet and never active.
+      await expect(page.getByTestId('users-counts')).toHaveText(x.counts(4, 3, 3));
+      // Resend to everyone not registered asks first.
+      await page.getByRole('button', { name: x.inviteAll }).click();
+      const inviteAll = page.getByRole('dialog', { name: x.inviteAllTitle });
+      await expect(inviteAll).toContainText(x.inviteAllText(3));
+      await checkA11y(page, 'resend to all confirmation');
+      await inviteAll.getByRole('button', { name: x.inviteAllConfirm }).click();
+      await expect(toast(page)).toHaveText(x.inviteAllSent);
+
       // No scheduler on this tenant: no additional-departments column.
       await expect(page.getByRole('columnheader', { name: x.additionalColumn })).toHaveCount(0);
       await checkA11y(page, 'users after the import');

@@ -58,8 +58,8 @@ export async function seatsUsed(db: Db, tenantId: number): Promise<Record<Manage
   return { meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) };
 }
 
-export async function allowedApps(db: Db, tenantId: number) {
-  const [apps, used] = await Promise.all([contractedApps(db, tenantId), seatsUsed(db, tenantId)]);
+export async function allowedApps(db: Db, tenantId: number, known?: Record<ManagedApp, number>) {
+  const [apps, used] = await Promise.all([contractedApps(db, tenantId), known ?? seatsUsed(db, tenantId)]);
   return apps
     .filter((a): a is typeof a & { app: ManagedApp } => a.app === 'meishi' || a.app === 'scheduler')
     .sort((a, b) => (a.app === 'meishi' ? -1 : b.app === 'meishi' ? 1 : 0))
@@ -227,11 +227,15 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
     q.search
       ? db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(and(...where)).get()
       : null,
+    // One pass over the tenant's members for the toolbar, the seats in use and the SSO status.
     db
       .select({
         users: count(),
         neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
         notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null), 0)`,
+        sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
+        meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+        scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
       })
       .from(tenantUsers)
       .innerJoin(users, eq(users.id, tenantUsers.userId))
@@ -244,6 +248,9 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
     page: q.page,
     perPage: q.perPage,
     counts: { users: counts?.users ?? 0, neverActive: Number(counts?.neverActive ?? 0), notRegistered: Number(counts?.notRegistered ?? 0) },
+    /** Active members with SSO on, and seats in use per app (same definitions as ssoStatus and seatsUsed). */
+    ssoUsers: Number(counts?.sso ?? 0),
+    seatsUsed: { meishi: Number(counts?.meishi ?? 0), scheduler: Number(counts?.scheduler ?? 0) } as Record<ManagedApp, number>,
   };
 }
 

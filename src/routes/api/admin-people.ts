@@ -34,7 +34,6 @@ import {
 } from '../../shared/people-schemas';
 import type { AppEnv, AuthedEnv } from '../env';
 import { requireAccess } from '../middleware/guards';
-import { ssoStatus } from './helpers';
 import { readJson, readQuery } from './validate';
 import { and, eq } from 'drizzle-orm';
 
@@ -72,12 +71,10 @@ adminPeopleApi.get('/admin/users', people, async (c) => {
   const q = readQuery(c, usersQuerySchema);
   const tenant = tenantOf(c);
   const { deps } = c.var;
-  const [page, visible, status, apps] = await Promise.all([
-    listUsers(deps.db, tenant, q),
-    ssoOptionsVisible(deps, tenant, isManagerOnly(c)),
-    ssoStatus(c as never),
-    allowedApps(deps.db, tenant.id),
-  ]);
+  const [{ ssoUsers, seatsUsed, ...page }, visible] = await Promise.all([listUsers(deps.db, tenant, q), ssoOptionsVisible(deps, tenant, isManagerOnly(c))]);
+  const apps = await allowedApps(deps.db, tenant.id, seatsUsed);
+  // As ssoStatus() (routes/api/helpers.ts) computes it, from the counts the list already made.
+  const status = !tenant.isSsoEnabled || ssoUsers === 0 ? 'none' : ssoUsers === page.counts.users ? 'all' : 'some';
   const body: UsersPage = {
     ...page,
     ssoOptionsVisible: visible,

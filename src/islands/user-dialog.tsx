@@ -99,6 +99,8 @@ export function UserDialog(p: UserDialogProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [removal, setRemoval] = useState<{ text: string } | null>(null);
   const nameRef = useRef<HTMLInputElement>(null);
+  const samlRef = useRef<HTMLInputElement>(null);
+  const [samlError, setSamlError] = useState<string | null>(null);
   const id = useId();
 
   useEffect(() => {
@@ -106,6 +108,7 @@ export function UserDialog(p: UserDialogProps) {
     setF(initialState(p.user, p.apps));
     setTouched({});
     setServerErrors({});
+    setSamlError(null);
     setFormError(null);
     setTab('single');
   }, [p.open, p.user?.id]);
@@ -142,11 +145,17 @@ export function UserDialog(p: UserDialogProps) {
       p.onSaved(
         editing
           ? t(r.data.message === 'sent-register-mail-to-new-email-id' ? 'people.form.updatedNewEmail' : 'people.form.updated')
-          : t('people.form.added'),
+          : // An existing account (a member elsewhere) is added without an invitation.
+            t(r.data.invited === false ? 'people.form.addedNoInvite' : 'people.form.added'),
       );
       return;
     }
     const code = r.data.message ?? '';
+    if (code === 'saml-name-id-taken') {
+      setSamlError(t('people.errors.samlNameIdTaken'));
+      samlRef.current?.focus();
+      return;
+    }
     if (r.status === 422 && r.data.errors && typeof r.data.errors === 'object') {
       const fieldErrors = r.data.errors as Record<string, string[]>;
       const next: Errors = {};
@@ -347,7 +356,20 @@ export function UserDialog(p: UserDialogProps) {
             }
           />
           {f.sso && (
-            <TextField id={`${id}-name-id`} label={t('people.form.samlNameId')} value={f.samlNameId} onChange={(v) => set({ samlNameId: v })} autoComplete="off" maxLength={255} hint={t('people.form.samlNameIdHint')} />
+            <TextField
+              id={`${id}-name-id`}
+              label={t('people.form.samlNameId')}
+              value={f.samlNameId}
+              onChange={(v) => {
+                set({ samlNameId: v });
+                setSamlError(null);
+              }}
+              error={samlError}
+              autoComplete="off"
+              maxLength={255}
+              hint={t('people.form.samlNameIdHint')}
+              inputRef={samlRef}
+            />
           )}
         </div>
       )}

@@ -3,10 +3,10 @@
 // column, the menu turns SSO on and off for everyone, and the add dialog has the SSO switch with
 // the SAML name id. A tenant manager on the tenant's host sees the banner naming the tenant, and
 // no audit-log download (admins only). On a tenant of its own per language.
-import { expect, LANGUAGES, test } from './fixtures';
+import { BASE, expect, LANGUAGES, test } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { ensureDedicatedUsers } from './support/dedicated-users';
-import { ensurePeopleTenant, PEOPLE_TEXT } from './support/people';
+import { ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
 
 for (const { lang, locale } of LANGUAGES) {
   test.describe(`in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
@@ -20,7 +20,7 @@ for (const { lang, locale } of LANGUAGES) {
       await ensureDedicatedUsers([{ from: 'manager@staff.test', email: manager, language: lang }]);
     });
 
-    test('SSO for all users, the SSO switch, and the tenant manager view', async ({ page, browser, checkA11y }) => {
+    test('SSO for all users, the SSO switch, and the tenant manager view', async ({ page, browser, consoleGuard, checkA11y }) => {
       const x = PEOPLE_TEXT[lang];
       await signInToPage(page, lang, label, admin, '/admin/users');
       await expect(page.getByRole('columnheader', { name: x.ssoColumn, exact: true })).toBeVisible();
@@ -50,6 +50,23 @@ for (const { lang, locale } of LANGUAGES) {
       await sso.click();
       await expect(dialog.getByRole('textbox', { name: x.samlNameId })).toBeVisible();
       await checkA11y(page, 'add dialog with SSO');
+      // Two members cannot share a SAML name id (one could sign in as the other).
+      const nameId = dialog.getByRole('textbox', { name: x.samlNameId });
+      await dialog.getByRole('textbox', { name: x.name, exact: true }).fill('SSO One');
+      await dialog.getByRole('textbox', { name: x.email, exact: true }).fill(personEmail('sso1', label));
+      await nameId.fill('E1001');
+      await dialog.getByRole('button', { name: x.addSubmit, exact: true }).click();
+      await expect(toast(page)).toHaveText(new RegExp(`^${x.added}`));
+      await expect(page.getByTestId('user-row').filter({ hasText: personEmail('sso1', label) }).getByRole('cell', { name: x.on, exact: true }).first()).toBeVisible();
+      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users`, status: 422 });
+      await page.getByRole('button', { name: x.add, exact: true }).click();
+      await dialog.getByRole('textbox', { name: x.name, exact: true }).fill('SSO Two');
+      await dialog.getByRole('textbox', { name: x.email, exact: true }).fill(personEmail('sso2', label));
+      await sso.click();
+      await nameId.fill('E1001');
+      await dialog.getByRole('button', { name: x.addSubmit, exact: true }).click();
+      await expect(nameId).toHaveAccessibleDescription(new RegExp(`^${x.samlNameIdTaken}`));
+      await expect(nameId).toBeFocused();
       await dialog.getByRole('button', { name: x.cancel }).click();
       await expect(page.getByRole('link', { name: x.auditDownload })).toBeVisible();
 

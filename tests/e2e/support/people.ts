@@ -151,6 +151,7 @@ export const PEOPLE_TEXT = {
     off: '無効',
     ssoSwitch: 'SSO',
     samlNameId: 'SAML Name ID',
+    samlNameIdTaken: 'このSAML Name IDは、組織の別のユーザーがすでに使っています',
     managerBanner: (tenant: string) => `テナント管理者として「${tenant}」を表示しています。`,
   },
   en: {
@@ -248,6 +249,7 @@ export const PEOPLE_TEXT = {
     off: 'Off',
     ssoSwitch: 'SSO',
     samlNameId: 'SAML name ID',
+    samlNameIdTaken: 'Another user of the organization already has this SAML name ID',
     managerBanner: (tenant: string) => `You are viewing ${tenant} as a tenant manager.`,
   },
 } satisfies Record<Lang, Record<string, unknown>>;

@@ -148,6 +148,10 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(plain).toHaveURL(/[?&]perPage=5/);
       await expect(plain.getByTestId('user-row')).toHaveCount(1);
       await expect(plain.getByTestId('user-row')).toContainText('山田 太郎');
+      // Parameters the server does not know fall back to their defaults; the search still applies.
+      await plain.goto(`${new URL(page.url()).origin}${BASE}/admin/users?search=${encodeURIComponent('山田')}&perPage=30&sort=password&page=x`);
+      await expect(plain.getByTestId('user-row')).toHaveCount(1);
+      await expect(plain.getByRole('link', { name: x.perPage25, exact: true })).toHaveAttribute('aria-current', 'true');
       await noScript.close();
     });
 

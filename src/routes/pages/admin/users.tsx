@@ -6,8 +6,8 @@ import { listImportLogs } from '../../../domain/people/import';
 import { allowedApps, listUsers } from '../../../domain/people/members';
 import { ssoOptionsVisible } from '../../../domain/people/users';
 import UsersScreen from '../../../islands/UsersScreen';
-import { usersQuerySchema, type UsersPage } from '../../../shared/people-schemas';
-import { DEFAULT_LIST_QUERY, type ListQuery } from '../../../shared/people-ui';
+import { USER_SORTS, usersQuerySchema, type UsersPage } from '../../../shared/people-schemas';
+import { readListQuery, type ListQuery } from '../../../shared/people-ui';
 import { Frame } from '../../../ui/Frame';
 import { Island } from '../../../ui/Island';
 import { renderPage } from '../../../ui/render';
@@ -22,11 +22,10 @@ export async function usersPageScreen(c: Ctx) {
   const tenant = c.var.hostTenant!;
   const isAdmin = hasAccess(c, 'admin');
   const { data } = await loadFrame(c);
-  // An odd parameter falls back to the default list rather than an error page.
-  const url = new URL(c.req.url);
-  const parsed = usersQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-  const q = parsed.success ? parsed.data : usersQuerySchema.parse({});
-  const query: ListQuery = { ...DEFAULT_LIST_QUERY, q: q.search ?? '', sort: q.sort, dir: q.order, page: q.page, perPage: q.perPage };
+  // An odd parameter falls back to its default (the rest of the query still applies) rather
+  // than an error page; the result then passes the API's own schema.
+  const query: ListQuery = readListQuery(new URL(c.req.url).searchParams, USER_SORTS);
+  const q = usersQuerySchema.parse({ search: query.q || undefined, sort: query.sort, order: query.dir, page: String(query.page), perPage: String(query.perPage) });
   // The same pieces GET admin/users and GET admin/apps/allowed answer with (routes/api/admin-people.ts).
   const [page, visible, status, seats, departments, importLogs] = await Promise.all([
     listUsers(deps.db, tenant, q),

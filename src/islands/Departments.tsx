@@ -138,7 +138,7 @@ export default function Departments(p: DepartmentsProps) {
                   <DateCell value={d.created_at} lang={p.lang} timeZone={timeZone} />
                 </td>
                 <td className={TD}>
-                  <div className="flex gap-1">
+                  <div className="flex gap-1 whitespace-nowrap">
                     <button type="button" className={BTN_SMALL} disabled={!hydrated} onClick={() => open(d)} aria-label={t('people.departments.editLabel', { name: d.name })}>
                       {t('admin.common.edit')}
                     </button>

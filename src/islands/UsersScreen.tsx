@@ -265,15 +265,15 @@ export default function UsersScreen(p: UsersScreenProps) {
         </p>
       )}
       <dl className="m-0 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="users-counts">
-        <div className="flex gap-1">
+        <div className="flex gap-1 whitespace-nowrap">
           <dt>{t('people.users.countUsers')}</dt>
           <dd className="m-0 font-semibold">{list.counts.users}</dd>
         </div>
-        <div className="flex gap-1">
+        <div className="flex gap-1 whitespace-nowrap">
           <dt>{t('people.users.countNotRegistered')}</dt>
           <dd className="m-0 font-semibold">{list.counts.notRegistered}</dd>
         </div>
-        <div className="flex gap-1">
+        <div className="flex gap-1 whitespace-nowrap">
           <dt>{t('people.users.countNeverActive')}</dt>
           <dd className="m-0 font-semibold">{list.counts.neverActive}</dd>
         </div>
@@ -484,7 +484,7 @@ function UserRow(p: {
         <DateCell value={u.created_at} lang={p.lang} timeZone={p.timeZone} />
       </td>
       <td className={TD}>
-        <div className="flex gap-1">
+        <div className="flex gap-1 whitespace-nowrap">
           <button type="button" className={BTN_SMALL} disabled={dis} onClick={p.onEdit} aria-label={t('people.users.editLabel', { name: u.name })}>
             {t('admin.common.edit')}
           </button>

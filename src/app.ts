@@ -6,6 +6,8 @@ import type { Deps } from './deps';
 import { AppError } from './domain/errors';
 import { accountApi } from './routes/api/account';
 import { adminSettingsApi } from './routes/api/admin-settings';
+import { adminPeopleApi } from './routes/api/admin-people';
+import { adminImportApi, UPLOAD_PATHS } from './routes/api/admin-import';
 import { authApi } from './routes/api/auth';
 import { twofaApi } from './routes/api/twofa';
 import { challengeApi } from './routes/api/challenges';
@@ -74,7 +76,13 @@ export function createApp(deps: Deps) {
   const acsPath = `${base}${SAML_PATHS.acs}`;
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
   const samlLimit = bodyLimit({ maxSize: SAML_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
-  api.use('*', (c, next) => (c.req.path === acsPath ? samlLimit(c, next) : jsonLimit(c, next)));
+  // CSV uploads carry their own 50 MB limit (src/routes/api/admin-import.ts).
+  const uploads = new Set(UPLOAD_PATHS.map((p) => `${base}/api${p}`));
+  api.use('*', (c, next) => {
+    if (c.req.path === acsPath) return samlLimit(c, next);
+    if (c.req.method === 'POST' && uploads.has(c.req.path)) return next();
+    return jsonLimit(c, next);
+  });
   // The add-in backend calls redeem server to server; its single-use token is the credential.
   // Operator calls authenticate with a bearer header only (never a cookie), which a browser
   // does not send on its own, so the cookie CSRF rule does not apply to them.
@@ -88,6 +96,8 @@ export function createApp(deps: Deps) {
   api.route('/', accountApi);
   api.route('/', twofaApi);
   api.route('/', adminSettingsApi);
+  api.route('/', adminImportApi);
+  api.route('/', adminPeopleApi);
   api.route('/', operatorApi);
   api.route('/', openApiRoute);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));

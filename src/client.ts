@@ -34,6 +34,9 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   TrialExpiredPrompt: () => import('./islands/TrialExpiredPrompt'),
   CloseWindow: () => import('./islands/CloseWindow'),
   SsoSetting: () => import('./islands/SsoSetting'),
+  UsersScreen: () => import('./islands/UsersScreen'),
+  DeactivatedUsers: () => import('./islands/DeactivatedUsers'),
+  Departments: () => import('./islands/Departments'),
 };
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {

@@ -43,6 +43,14 @@ export const configSchema = z.object({
   SMS_API_USER: z.string().optional(),
   SMS_API_TOKEN: z.string().optional(),
   SMS_FROM: z.string().optional(),
+  /** Internal base URLs of the apps' portal API (app usage counts, member removal), and its token. */
+  APP_USAGE_MEISHI_URL: z.string().url().optional(),
+  APP_USAGE_SCHEDULER_URL: z.string().url().optional(),
+  APP_USAGE_TOKEN: z.string().optional(),
+  /** DELETE admin/users/{id} waits this long for the deletion before answering 202 (then 204 if done). */
+  USER_DELETE_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1500),
+  /** Invitation mails sent per drain of the mail queue (one drain a minute on Workers, every 10 s on Node). */
+  MAIL_QUEUE_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
 });
 
 export type Config = z.infer<typeof configSchema> & {

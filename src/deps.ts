@@ -41,6 +41,29 @@ export interface SmsSender {
   send(sms: OutgoingSms): Promise<void>;
 }
 
+/** Who the portal asks about a member's data in an app (see docs/decisions/0013-app-usage-port.md). */
+export interface AppUserRef {
+  tenantId: number;
+  /** The tenant's permanent label; apps key their tenants by it. */
+  tenantInitialSubdomain: string;
+  userId: number;
+  email: string;
+}
+
+/**
+ * The apps report usage figures the portal shows but does not own (cards in the card app,
+ * schedules in the scheduler), and hear when a member leaves a tenant. The portal never guesses
+ * these numbers: an app that does not answer makes the call fail.
+ */
+export interface AppUsageReporter {
+  /** Business cards the member holds in the card app (for the "remove meishi" confirmation). */
+  cardsCount(ref: AppUserRef): Promise<number>;
+  /** Schedules the member owns in the scheduler (for the "remove scheduler" confirmation). */
+  schedulesCount(ref: AppUserRef): Promise<number>;
+  /** The member was deleted from the tenant: the app removes or hands over their data. Idempotent. */
+  userRemoved(ref: AppUserRef, apps: ('meishi' | 'scheduler')[]): Promise<void>;
+}
+
 export interface Deps {
   db: Db;
   config: Config;
@@ -49,4 +72,6 @@ export interface Deps {
   mailer: Mailer;
   sms: SmsSender;
   runtime: RuntimePort;
+  /** Optional so older compositions keep working; without it counts answer app-usage-unavailable. */
+  appUsage?: AppUsageReporter;
 }

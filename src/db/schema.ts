@@ -618,3 +618,51 @@ export type TenantUser = typeof tenantUsers.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type AppKey = (typeof tenantApps.$inferSelect)['app'];
 export type SamlSetting = typeof samlSettings.$inferSelect;
+
+/**
+ * Durable background work (user deletion): the row is written before the work starts, so a
+ * restart or an evicted isolate leaves it unfinished and the sweep (cron on Workers, timer on
+ * Node) picks it up again. `lockedUntil` is a lease claimed by compare-and-set.
+ */
+export const backgroundJobs = sqliteTable(
+  'background_jobs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['delete_user'] }).notNull(),
+    /** The object the job works on (for delete_user: the tenant_users id). */
+    targetId: integer('target_id').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: integer('locked_until'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [index('background_jobs_status_idx').on(t.status, t.lockedUntil), index('background_jobs_target_idx').on(t.kind, t.targetId)],
+);
+
+/**
+ * Mail waiting to be sent at a steady rate (invitations from bulk invites and CSV imports). The
+ * sender claims rows by compare-and-set, so two drainers never send the same row.
+ */
+export const mailQueue = sqliteTable(
+  'mail_queue',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['invitation'] }).notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    availableAt: integer('available_at').notNull(),
+    lockedUntil: integer('locked_until'),
+    sentAt: integer('sent_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_queue_status_idx').on(t.status, t.availableAt), index('mail_queue_user_idx').on(t.userId, t.tenantId)],
+);

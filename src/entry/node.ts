@@ -17,6 +17,8 @@ import { isEmpty, seedDemo } from '../db/seed';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/auth/passwords';
 import { runScheduledJobs } from '../domain/operations/schedule';
+import { runPeopleSweep } from '../domain/people/sweep';
+import { appUsageReporter } from '../adapters/app-usage';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -33,7 +35,7 @@ export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env): Promi
     console.log('Loaded the demo data (DESIGN.md section 7).');
   }
   const mailer = config.SMTP_URL ? smtpMailerNode(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
-  return { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: nodeRuntime(config), close: () => client.close() };
+  return { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: nodeRuntime(config), appUsage: appUsageReporter(config), close: () => client.close() };
 }
 
 export async function startNode(env: NodeJS.ProcessEnv = process.env) {
@@ -55,6 +57,17 @@ export async function startNode(env: NodeJS.ProcessEnv = process.env) {
     setTimeout(tick, 60_000).unref();
     setInterval(tick, every * 60_000).unref();
   }
+  // Unfinished user deletions and queued invitation mail: resumed at start and every 10 s.
+  let sweeping = false;
+  const sweep = () => {
+    if (sweeping) return;
+    sweeping = true;
+    runPeopleSweep(deps)
+      .catch((e) => console.error(JSON.stringify({ level: 'error', msg: 'people sweep failed', error: String(e) })))
+      .finally(() => (sweeping = false));
+  };
+  sweep();
+  setInterval(sweep, Number(env.SWEEP_INTERVAL_MS ?? 10_000)).unref();
   const port = Number(env.PORT ?? 8787);
   const hostname = env.HOST ?? '127.0.0.1';
   return serve({ fetch: server.fetch, port, hostname }, () => {

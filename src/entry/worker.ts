@@ -11,6 +11,8 @@ import { readConfig } from '../config';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/auth/passwords';
 import { runScheduledJobs } from '../domain/operations/schedule';
+import { runPeopleSweep } from '../domain/people/sweep';
+import { appUsageReporter } from '../adapters/app-usage';
 
 interface Env {
   DB: Parameters<typeof openD1>[0];
@@ -18,6 +20,9 @@ interface Env {
 }
 
 // One app per isolate and binding: built on the first request, never shared across isolates.
+/** The every-minute cron of wrangler.toml; any other cron runs the periodic jobs. */
+const PEOPLE_SWEEP_CRON = '* * * * *';
+
 let cached: { db: unknown; app: App; deps: Deps } | undefined;
 const passwords = createPasswordHasher(loadArgon2Worker);
 
@@ -27,7 +32,7 @@ function appFor(env: Env): { app: App; deps: Deps } {
   const db = openD1(env.DB);
   const clock = { now: () => Date.now() };
   const mailer = config.SMTP_URL ? smtpMailerWorker(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
-  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime };
+  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime, appUsage: appUsageReporter(config) };
   cached = { db: env.DB, app: createApp(deps), deps };
   return cached;
 }
@@ -36,8 +41,11 @@ export default {
   fetch(request: Request, env: Env, ctx: unknown) {
     return appFor(env).app.fetch(request, env, ctx as never);
   },
-  // Cron trigger (wrangler.toml [triggers]): cleanup of expired rows and the other periodic jobs.
-  scheduled(_controller: unknown, env: Env, ctx: { waitUntil(p: Promise<unknown>): void }) {
-    ctx.waitUntil(runScheduledJobs(appFor(env).deps));
+  // Cron triggers (wrangler.toml [triggers] crons): every minute the people sweep (unfinished
+  // user deletions, then queued invitation mail); the hourly one runs the periodic jobs
+  // (cleanup of expired rows, ...).
+  scheduled(controller: { cron: string }, env: Env, ctx: { waitUntil(p: Promise<unknown>): void }) {
+    const { deps } = appFor(env);
+    ctx.waitUntil(controller.cron === PEOPLE_SWEEP_CRON ? runPeopleSweep(deps) : runScheduledJobs(deps));
   },
 };

@@ -2,7 +2,7 @@
 import type { Deps } from '../../deps';
 import { getT, type Lang } from '../../shared/i18n';
 
-export type MailKind = 'passwordReset' | 'passwordChanged' | 'additionalChallenge' | 'invitation' | 'verification';
+export type MailKind = 'passwordReset' | 'passwordChanged' | 'additionalChallenge' | 'invitation' | 'verification' | 'addedToTenant';
 
 export async function sendMail(
   deps: Deps,

@@ -23,6 +23,7 @@ import {
   updateTenantSchema,
   type OperatorScope,
 } from '../../shared/operator-schemas';
+import { departmentSchema, inviteSchema, pageQuerySchema, userInputSchema, usersQuerySchema, userUpdateSchema } from '../../shared/people-schemas';
 import {
   addinTokenSchema,
   backupCodeSchema,
@@ -46,10 +47,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call: `public` anyone; `login-challenge` a browser in the middle of a sign-in (challenge
- * cookie); `authenticated` a session; `admin` a tenant admin on the tenant's host; `signed-link`
+ * cookie); `authenticated` a session; `admin` a tenant admin on the tenant's host;
+ * `admin-or-manager` that admin or a tenant manager on the tenant's own host; `signed-link`
  * the holder of a signed mail link; `operator` a bearer token with `scope`.
  */
-export type Access = 'public' | 'login-challenge' | 'authenticated' | 'admin' | 'signed-link' | 'operator';
+export type Access = 'public' | 'login-challenge' | 'authenticated' | 'admin' | 'admin-or-manager' | 'signed-link' | 'operator';
 
 export interface ApiOperation {
   method: Method;
@@ -77,6 +79,9 @@ const TWOFA = 'Two-factor';
 const ADMIN = 'Tenant administration';
 const PUBLIC = 'Public';
 const OPERATOR = 'Operator';
+const PEOPLE = 'People administration';
+
+const IMPORT_ERRORS = ['file-too-large', 'incorrect-encoding', 'unexpected_format', 'no_data', 'quota_finished', 'invalid-csv'];
 
 export const API_CATALOG: ApiOperation[] = [
   // Public
@@ -146,6 +151,30 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'POST', path: '/admin/tenant-contacts/billing-contact', summary: 'Add the billing contact', tag: ADMIN, access: 'admin', body: contactSchema, status: 201, errors: ['billing-contact-exists'] }),
   op({ method: 'PATCH', path: '/admin/tenant-contacts/:id', summary: 'Change a contact', tag: ADMIN, access: 'admin', body: contactSchema, errors: ['not-found'] }),
   op({ method: 'DELETE', path: '/admin/tenant-contacts/:id', summary: 'Remove the billing contact', tag: ADMIN, access: 'admin', errors: ['not-found', 'cannot-delete-primary-contact'] }),
+  // People administration (spec 02 sections 2-9; endpoint notes in src/shared/people-schemas.ts)
+  op({ method: 'GET', path: '/admin/users', summary: 'One page of active users with the toolbar counts (search, sort, order, page, perPage)', tag: PEOPLE, access: 'admin-or-manager', query: usersQuerySchema }),
+  op({ method: 'POST', path: '/admin/users', summary: 'Add a user (invited by mail, or added to this tenant when already registered)', tag: PEOPLE, access: 'admin-or-manager', body: userInputSchema, status: 201, errors: ['quota_finished', 'user_already_exists', 'sso_users_limit_exceeded', 'saml-name-id-taken', 'not-found'] }),
+  op({ method: 'PATCH', path: '/admin/users/:id', summary: "Edit a user; a new email is invited again ('sent-register-mail-to-new-email-id')", tag: PEOPLE, access: 'admin-or-manager', body: userUpdateSchema, errors: ['cannot-make-last-admin-as-non-admin', 'duplicate-email', 'belongs-to-multiple-tenants', 'sso_users_limit_exceeded', 'quota_finished', 'saml-name-id-taken', 'not-found'] }),
+  op({ method: 'DELETE', path: '/admin/users/:id', summary: 'Delete a user: 202 while the durable deletion job runs, 204 when done', tag: PEOPLE, access: 'admin-or-manager', status: 202, errors: ['cannot-delete-last-admin', 'not-found'] }),
+  op({ method: 'POST', path: '/admin/users/:id/deactivate', summary: "Deactivate a user (the user's sessions end at once)", tag: PEOPLE, access: 'admin-or-manager', errors: ['cannot-deactivate-last-admin', 'not-found'] }),
+  op({ method: 'POST', path: '/admin/users/:id/reactivate', summary: 'Reactivate a user (refused without a free seat)', tag: PEOPLE, access: 'admin-or-manager', errors: ['quota_finished', 'sso_users_limit_exceeded', 'not-found'] }),
+  op({ method: 'GET', path: '/admin/users/:id/cards-count', summary: "The user's card count, as reported by the card app", tag: PEOPLE, access: 'admin-or-manager', errors: ['not-found', 'app-usage-unavailable'] }),
+  op({ method: 'GET', path: '/admin/users/:id/schedules-count', summary: "The user's schedule count, as reported by the scheduler", tag: PEOPLE, access: 'admin-or-manager', errors: ['not-found', 'app-usage-unavailable'] }),
+  op({ method: 'POST', path: '/admin/users/invite', summary: "Resend invitations to some users, or to every user who has not registered ('all')", tag: PEOPLE, access: 'admin-or-manager', body: inviteSchema, errors: ['already-registered'] }),
+  op({ method: 'POST', path: '/admin/users/enable-sso-for-all', summary: 'Turn SSO on for every active user', tag: PEOPLE, access: 'admin-or-manager', errors: ['cannot-enable-sso-for-all-users'] }),
+  op({ method: 'POST', path: '/admin/users/disable-sso-for-all', summary: 'Turn SSO off for every active user', tag: PEOPLE, access: 'admin-or-manager', errors: ['cannot-enable-sso-for-all-users'] }),
+  op({ method: 'GET', path: '/admin/deactivated-users', summary: 'Deactivated users, newest deactivation first, 25 per page', tag: PEOPLE, access: 'admin-or-manager', query: pageQuerySchema }),
+  op({ method: 'GET', path: '/admin/apps/allowed', summary: "The tenant's apps with their free seats", tag: PEOPLE, access: 'admin-or-manager' }),
+  op({ method: 'GET', path: '/admin/departments', summary: 'Departments with their user counts', tag: PEOPLE, access: 'admin-or-manager' }),
+  op({ method: 'GET', path: '/departments-with-users', summary: 'Departments with their users', tag: PEOPLE, access: 'admin-or-manager' }),
+  op({ method: 'POST', path: '/admin/departments', summary: 'Add a department', tag: PEOPLE, access: 'admin-or-manager', body: departmentSchema, status: 201 }),
+  op({ method: 'PATCH', path: '/admin/departments/:id', summary: 'Rename a department', tag: PEOPLE, access: 'admin-or-manager', body: departmentSchema, errors: ['not-found'] }),
+  op({ method: 'DELETE', path: '/admin/departments/:id', summary: 'Delete a department without users', tag: PEOPLE, access: 'admin-or-manager', errors: ['cannot-delete-department-with-users', 'not-found'] }),
+  op({ method: 'GET', path: '/admin/users/import', summary: 'The CSV import sample (users-import-sample.csv)', tag: PEOPLE, access: 'admin-or-manager' }),
+  op({ method: 'POST', path: '/admin/users/import', summary: 'Add users from a CSV file (multipart csvFile, UTF-8 or Shift_JIS, up to 50 MB; all rows or none)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),
+  op({ method: 'POST', path: '/admin/users/import/update', summary: 'Edit users from a CSV file (multipart csvFile; all rows or none)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),
+  op({ method: 'GET', path: '/admin/users/import/update/logs', summary: "The tenant's import log", tag: PEOPLE, access: 'admin-or-manager' }),
+  op({ method: 'GET', path: '/admin/activity-logs/export-csv', summary: 'The audit log as CSV (streamed, UTF-8 with BOM)', tag: ADMIN, access: 'admin' }),
   op({ method: 'GET', path: '/admin/saml', summary: "SSO settings: the portal's SP values and the IdP's stored settings", tag: ADMIN, access: 'admin', errors: ['feature-not-subscribed'] }),
   op({ method: 'POST', path: '/admin/saml', summary: "Store the IdP's entity id, sign-on and sign-out URLs and certificate", tag: ADMIN, access: 'admin', body: samlSettingSchema, errors: ['feature-not-subscribed'] }),
   op({ method: 'PATCH', path: '/admin/saml/configure-idp-status', summary: 'Switch SSO on or off for the tenant', tag: ADMIN, access: 'admin', body: idpStatusSchema, errors: ['sso-not-configured', 'feature-not-subscribed'] }),

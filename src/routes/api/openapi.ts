@@ -56,7 +56,7 @@ function operation(o: ApiOperation): Json {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   };
   const security =
-    o.access === 'operator' ? [{ operatorToken: o.scope ? [o.scope] : [] }] : o.access === 'authenticated' || o.access === 'admin' ? [{ sessionCookie: [] }] : [];
+    o.access === 'operator' ? [{ operatorToken: o.scope ? [o.scope] : [] }] : o.access === 'authenticated' || o.access === 'admin' || o.access === 'admin-or-manager' ? [{ sessionCookie: [] }] : [];
   return {
     operationId: `${o.method.toLowerCase()}${openApiPath(o.path).path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
     summary: o.summary,

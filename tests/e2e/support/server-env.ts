@@ -20,5 +20,8 @@ export function serverEnv(): Record<string, string> {
     // Test-only trusted proxy header: a browser context chooses its client address with
     // X-Forwarded-For (new networks for the additional challenge, addresses for the allowlist).
     TRUST_PROXY: 'x-forwarded-for',
+    // A user deletion always answers 202 and runs in the background, so the people journey sees
+    // the "deleting" chip and then watches it go (otherwise a small deletion answers 204 at once).
+    USER_DELETE_WAIT_MS: '0',
   };
 }

@@ -1,8 +1,11 @@
-// The admin-only tenant-settings screens of spec 02 (the page guard admits admins only, from
-// src/shared/routes.ts). Each screen loads its data on the server and hydrates its islands.
+// The admin screens of spec 02: the tenant-settings screens (admins only) and the people screens
+// (admins and tenant managers); the page guard applies src/shared/routes.ts. Each screen loads
+// its data on the server and hydrates its islands.
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { contactDetailsPage } from './contact-details';
+import { deactivatedPageScreen } from './deactivated';
+import { departmentsPageScreen } from './departments';
 import { getMoreServicesPage } from './get-more-services';
 import { ipRestrictionPage } from './ip-restriction';
 import { ssoSettingPage } from './sso-setting';
@@ -10,6 +13,7 @@ import { passwordPolicyPage } from './passwords';
 import { subscriptionsPage } from './subscriptions';
 import { tenantSettingsPage } from './tenant-settings';
 import { twofaPolicyPage } from './twofa';
+import { usersPageScreen } from './users';
 
 export const adminSettingsPages = new Hono<AppEnv>();
 
@@ -21,3 +25,7 @@ adminSettingsPages.get('/admin/passwords', passwordPolicyPage);
 adminSettingsPages.get('/admin/contact-details', contactDetailsPage);
 adminSettingsPages.get('/admin/subscriptions', subscriptionsPage);
 adminSettingsPages.get('/admin/get-more-services', getMoreServicesPage);
+// The people screens (admin or tenant manager, by the same route table).
+adminSettingsPages.get('/admin/users', usersPageScreen);
+adminSettingsPages.get('/admin/deactivated', deactivatedPageScreen);
+adminSettingsPages.get('/admin/departments', departmentsPageScreen);

@@ -35,3 +35,12 @@ export function LoadError({ t, children }: { t: T; children?: ReactNode }) {
     </p>
   );
 }
+
+/** Spec 02: a tenant manager on the people pages sees which tenant they are viewing. */
+export function ManagerBanner({ t, tenantName }: { t: T; tenantName: string }) {
+  return (
+    <p role="note" className="m-0 mb-4 max-w-3xl rounded border border-blue-700 bg-blue-50 p-3 text-blue-950" data-testid="manager-banner">
+      {t('people.banner.manager', { tenant: tenantName })}
+    </p>
+  );
+}

@@ -1,0 +1,292 @@
+// npm run bench:people: figures of the people area (issue 5), written to bench/RESULTS-people.md.
+// Never part of the test suite. The app runs in this process (createApp + app.request, no socket)
+// on a libSQL file in a temporary folder, with the real migrations and the demo data:
+//  - CSV import (POST admin/users/import, multipart) of 10,000 and 100,000 users, UTF-8 and
+//    Shift_JIS (encoded by iconv-lite), each into a fresh tenant: seconds and peak memory;
+//  - GET admin/users on a tenant with 50,000 members: default page, deep page, search, sort by
+//    name, search + page: p50/p95 over repeated requests;
+//  - GET admin/activity-logs/export-csv over 1,000,000 audit rows: seconds, bytes, peak memory
+//    (it must stream: the peak must stay far below the size of the file).
+import iconv from 'iconv-lite';
+import { sql } from 'drizzle-orm';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadArgon2Node } from '../src/adapters/argon2-node';
+import { migrateLibsql, openLibsql } from '../src/adapters/db-libsql';
+import { outboxMailer } from '../src/adapters/mail-outbox';
+import { outboxSms } from '../src/adapters/sms-outbox';
+import { standInAppUsage } from '../src/adapters/app-usage';
+import { createApp } from '../src/app';
+import { readConfig } from '../src/config';
+import { seedDemo } from '../src/db/seed';
+import type { Deps } from '../src/deps';
+import { createPasswordHasher } from '../src/domain/auth/passwords';
+import { IMPORT_HEADERS } from '../src/shared/people-schemas';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(os.tmpdir(), 'portal-bench-people-'));
+const SIZES = (process.env.BENCH_IMPORT_SIZES ?? '10000,100000').split(',').map(Number);
+const LIST_USERS = Number(process.env.BENCH_LIST_USERS ?? 50_000);
+const AUDIT_ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
+const LIST_REPEAT = Number(process.env.BENCH_LIST_REPEAT ?? 50);
+
+// One invitation per queue drain: the drains kicked after each import must not compete with the
+// measured work (the queue itself is throttled by design; its rate is not measured here).
+const config = readConfig({ DEV_MODE: 'true', MAIL_QUEUE_BATCH: '1' });
+const { db, client } = openLibsql(`file:${join(dir, 'portal.db')}`);
+await migrateLibsql(db, join(root, 'migrations'));
+const passwords = createPasswordHasher(loadArgon2Node);
+const now = Date.now();
+await seedDemo(db, passwords, now, config.DATA_ENCRYPTION_KEY);
+const deps: Deps = {
+  db,
+  config,
+  clock: { now: () => Date.now() },
+  passwords,
+  mailer: outboxMailer(db, () => Date.now()),
+  sms: outboxSms(db, () => Date.now()),
+  runtime: { clientIp: () => '133.242.10.20', isHttps: () => false, geo: () => null },
+  appUsage: standInAppUsage,
+};
+const app = createApp(deps);
+
+// ---------------------------------------------------------------------------------------------
+// Memory sampling: the peak of RSS and of the JS heap while `work` runs, above the level before.
+
+async function measure<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; rssPeakMiB: number; heapPeakMiB: number; rssBeforeMiB: number }> {
+  globalThis.gc?.();
+  const before = process.memoryUsage();
+  let rssPeak = before.rss;
+  let heapPeak = before.heapUsed;
+  const timer = setInterval(() => {
+    const m = process.memoryUsage();
+    rssPeak = Math.max(rssPeak, m.rss);
+    heapPeak = Math.max(heapPeak, m.heapUsed);
+  }, 5);
+  const t0 = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(timer);
+  const m = process.memoryUsage();
+  rssPeak = Math.max(rssPeak, m.rss);
+  heapPeak = Math.max(heapPeak, m.heapUsed);
+  const MiB = 1024 * 1024;
+  return { result, seconds, rssPeakMiB: (rssPeak - before.rss) / MiB, heapPeakMiB: (heapPeak - before.heapUsed) / MiB, rssBeforeMiB: before.rss / MiB };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions on bench tenants
+
+let tenantSeq = 100;
+async function benchTenant(): Promise<{ id: number; host: string; cookie: string }> {
+  const id = ++tenantSeq;
+  const label = `bench${id}`;
+  await db.run(sql`INSERT INTO tenants (id, name, initial_subdomain, status) VALUES (${id}, ${label}, ${label}, 'contracted')`);
+  await db.run(sql`INSERT INTO tenant_apps (tenant_id, app, seats) VALUES (${id}, 'meishi', NULL), (${id}, 'scheduler', NULL)`);
+  await db.run(sql`INSERT INTO departments (tenant_id, name) VALUES (${id}, '営業部'), (${id}, '開発部')`);
+  await db.run(sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, meishi_access_granted_at) VALUES (${id}, 1, 1, ${now})`);
+  const host = `${label}.localhost:8787`;
+  const res = await app.request(`http://${host}${config.BASE_PATH}/api/v2/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: `http://${host}` },
+    body: JSON.stringify({ email: 'admin@acme.test', password: 'Portal-Demo-2026!', remember: false }),
+  });
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  if (!cookie) throw new Error(`login failed on ${host}: ${res.status} ${await res.text()}`);
+  return { id, host, cookie };
+}
+
+const FAMILY = ['佐藤', '鈴木', '高橋', '田中', '伊藤', '渡辺', '山本', '中村', '小林', '加藤', '髙木', '齋藤'];
+const GIVEN = ['太郎', '花子', '一郎', '陽子', '健', '美咲', '翔太', '結衣', '大輔', '彩'];
+
+function csvFor(n: number, prefix: string): string {
+  const lines = [IMPORT_HEADERS.ja.join(',')];
+  for (let i = 0; i < n; i++) {
+    lines.push(`${FAMILY[i % FAMILY.length]} ${GIVEN[(i * 7) % GIVEN.length]},${prefix}${i}@bench.test,${i % 2 ? '営業部' : '開発部'},${i % 3 ? '' : '営業部|開発部'},1,${i % 4 ? 0 : 1},0`);
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+async function api(host: string, cookie: string, path: string, init: RequestInit = {}) {
+  return app.request(`http://${host}${config.BASE_PATH}/api${path}`, {
+    ...init,
+    headers: { cookie, 'x-requested-with': 'XMLHttpRequest', origin: `http://${host}`, ...(init.headers ?? {}) },
+  });
+}
+
+interface Row {
+  [k: string]: string | number;
+}
+const importRows: Row[] = [];
+const listRows: Row[] = [];
+const exportRows: Row[] = [];
+
+// ---------------------------------------------------------------------------------------------
+// 1. Imports
+
+for (const n of SIZES) {
+  for (const encoding of ['utf-8', 'shift_jis'] as const) {
+    const t = await benchTenant();
+    const text = csvFor(n, `${encoding === 'utf-8' ? 'u' : 's'}${n}-`);
+    const bytes = encoding === 'utf-8' ? new TextEncoder().encode(text) : new Uint8Array(iconv.encode(text, 'cp932'));
+    const m = await measure(async () => {
+      const form = new FormData();
+      form.append('csvFile', new File([bytes], `users-${n}.csv`, { type: 'text/csv' }));
+      const res = await api(t.host, t.cookie, '/admin/users/import', { method: 'POST', body: form });
+      const body = await res.json();
+      if (res.status !== 200) throw new Error(`import ${n} ${encoding}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      return body as { count: number };
+    });
+    importRows.push({
+      rows: n,
+      encoding,
+      'file MiB': (bytes.length / 1024 / 1024).toFixed(1),
+      seconds: m.seconds.toFixed(2),
+      'rows/s': Math.round(n / m.seconds),
+      'peak RSS +MiB': m.rssPeakMiB.toFixed(0),
+      'peak heap +MiB': m.heapPeakMiB.toFixed(0),
+      imported: m.result.count,
+    });
+    console.log('import', importRows.at(-1));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Users list on a 50,000-member tenant (members made by the import itself)
+
+const big = await benchTenant();
+{
+  const form = new FormData();
+  form.append('csvFile', new File([csvFor(LIST_USERS, 'list-')], 'list.csv', { type: 'text/csv' }));
+  const res = await api(big.host, big.cookie, '/admin/users/import', { method: 'POST', body: form });
+  if (res.status !== 200) throw new Error(`list setup: ${res.status} ${await res.text()}`);
+  // Half of them have signed in at some point (last active set).
+  await db.run(sql`UPDATE tenant_users SET last_active_at = ${now} - id * 1000 WHERE tenant_id = ${big.id} AND id % 2 = 0`);
+  await db.run(sql`ANALYZE`);
+}
+const lastPage = Math.ceil((LIST_USERS + 1) / 25);
+const scenarios: [string, string][] = [
+  ['default (created_at desc, page 1, 25)', '/admin/users'],
+  [`deep page (page ${lastPage}, 25)`, `/admin/users?page=${lastPage}`],
+  ['100 per page', '/admin/users?perPage=100&page=20'],
+  ['sort by name asc', '/admin/users?sort=name&order=asc'],
+  ['sort by last active', '/admin/users?sort=last_active_at'],
+  ['search name (髙木) + page 3', `/admin/users?search=${encodeURIComponent('髙木')}&page=3`],
+  ['search email fragment (list-4999)', '/admin/users?search=list-4999'],
+  ['search, no match', '/admin/users?search=nobody-here'],
+];
+for (const [name, path] of scenarios) {
+  const times: number[] = [];
+  let total = 0;
+  for (let i = 0; i < LIST_REPEAT + 3; i++) {
+    const t0 = performance.now();
+    const res = await api(big.host, big.cookie, path);
+    const body = (await res.json()) as { total: number };
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+    if (i >= 3) times.push(performance.now() - t0);
+    total = body.total;
+  }
+  times.sort((a, b) => a - b);
+  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+  listRows.push({ scenario: name, requests: times.length, 'matching rows': total, 'p50 ms': q(0.5), 'p95 ms': q(0.95), 'max ms': times.at(-1)!.toFixed(1) });
+  console.log('list', listRows.at(-1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Audit export of 1,000,000 rows
+
+const audit = await benchTenant();
+{
+  const t0 = performance.now();
+  await db.run(sql`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${AUDIT_ROWS})
+    INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
+    SELECT ${audit.id}, 1, 'user.updated', 'user', CAST(x AS TEXT), '133.242.10.' || (x % 250),
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36',
+      json_object('apps', json_array('meishi'), 'note', '=cmd|' || x), ${now} - x * 1000 FROM c`);
+  console.log(`inserted ${AUDIT_ROWS} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+{
+  const m = await measure(async () => {
+    const res = await api(audit.host, audit.cookie, '/admin/activity-logs/export-csv');
+    if (res.status !== 200) throw new Error(`export: ${res.status}`);
+    const reader = res.body!.getReader();
+    let bytes = 0;
+    let lines = 0;
+    let firstByteMs = -1;
+    const t0 = performance.now();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (firstByteMs < 0) firstByteMs = performance.now() - t0;
+      bytes += value.length;
+      for (const b of value) if (b === 0x0a) lines++;
+    }
+    return { bytes, lines, firstByteMs };
+  });
+  exportRows.push({
+    'audit rows': AUDIT_ROWS,
+    'CSV lines (with header)': m.result.lines,
+    'CSV MiB': (m.result.bytes / 1024 / 1024).toFixed(1),
+    seconds: m.seconds.toFixed(2),
+    'rows/s': Math.round(AUDIT_ROWS / m.seconds),
+    'first byte ms': m.result.firstByteMs.toFixed(0),
+    'peak RSS +MiB': m.rssPeakMiB.toFixed(0),
+    'peak heap +MiB': m.heapPeakMiB.toFixed(0),
+  });
+  console.log('export', exportRows.at(-1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function table(rows: Row[]): string {
+  const keys = Object.keys(rows[0] ?? {});
+  return [`| ${keys.join(' | ')} |`, `|${keys.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${keys.map((k) => r[k]).join(' | ')} |`)].join('\n');
+}
+
+const cpus = os.cpus();
+const report = `# Benchmark results: people administration
+
+Written by \`npm run bench:people\` (bench/people.ts). Figures from one run on the machine below; re-run to refresh.
+
+## Machine
+
+- Date: ${new Date().toISOString()}
+- CPU: ${cpus[0]?.model ?? 'unknown'} × ${cpus.length}
+- Memory: ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB
+- Node: ${process.version}; libSQL file database in a temporary folder (WAL); the app runs in the bench process (\`app.request\`, no socket).
+- Load average (1/5/15 min) at the end of the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus.length} cores. The machine is shared with other work: figures are one run, not a controlled lab; a load far above the core count inflates every time below.
+
+## CSV import (POST admin/users/import)
+
+Each file goes into a fresh tenant with unlimited seats: Japanese names (including CP932 extension
+characters such as 髙), a main department, additional departments on a third of the rows, meishi for
+all and scheduler for a quarter. Time covers multipart parsing, decoding, CSV parsing, validation and
+the one all-or-nothing batch (users, memberships, additional departments, invitation queue rows, one
+audit entry per user). Memory is the peak above the level before the call, sampled every 5 ms.
+
+${table(importRows)}
+
+## Users list with ${LIST_USERS.toLocaleString('en-US')} members (GET admin/users)
+
+One tenant with ${LIST_USERS.toLocaleString('en-US')} + 1 members (half of them with a last-active time). Each scenario is
+${LIST_REPEAT} requests after 3 warm-up requests, one at a time, through the whole middleware chain
+(session, tenant, guard) and the list, count and toolbar queries.
+
+${table(listRows)}
+
+## Audit-log export (GET admin/activity-logs/export-csv)
+
+${AUDIT_ROWS.toLocaleString('en-US')} audit rows in one tenant, read by the client as a stream. The response is produced page by
+page (1,000 rows per query, keyset over the tenant/created_at index), so memory stays flat while the
+file grows; compare "peak heap" with the size of the file.
+
+${table(exportRows)}
+`;
+writeFileSync(join(root, 'bench', 'RESULTS-people.md'), report);
+console.log(report);
+await new Promise((r) => setTimeout(r, 2000)); // let the last kicked mail drain finish
+client.close();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,80 @@
+// The throttled mail queue (docs/decisions/0012-people-administration.md): bulk invitations and
+// CSV imports queue rows; each drain sends at most MAIL_QUEUE_BATCH of them. Drains run after the
+// request that queued (waitUntil on Workers, a detached promise on Node), every minute from the
+// Workers cron and every 10 s from the Node timer, so a 10,000-user import reaches the SMTP
+// server at a steady rate instead of all at once.
+import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { mailQueue, tenants, tenantUsers, users } from '../../db/schema';
+import { sendInvitation } from '../auth/registration';
+
+const LEASE_MS = 5 * 60_000;
+const MAX_ATTEMPTS = 5;
+
+/** Sends up to `limit` due rows (or only `ids`); returns how many were sent. */
+export async function drainMailQueue(deps: Deps, opts: { limit?: number; ids?: number[] } = {}): Promise<number> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const limit = opts.limit ?? deps.config.MAIL_QUEUE_BATCH;
+  const due = await db
+    .select({ id: mailQueue.id })
+    .from(mailQueue)
+    .where(
+      and(
+        eq(mailQueue.status, 'pending'),
+        lte(mailQueue.availableAt, now),
+        or(isNull(mailQueue.lockedUntil), lt(mailQueue.lockedUntil, now)),
+        opts.ids ? inArray(mailQueue.id, opts.ids) : undefined,
+      ),
+    )
+    .orderBy(asc(mailQueue.id))
+    .limit(limit);
+  let sent = 0;
+  for (const { id } of due) {
+    // Claim by compare-and-set: another drainer that read the same row gets no row back.
+    const claimed = await db
+      .update(mailQueue)
+      .set({ lockedUntil: now + LEASE_MS })
+      .where(and(eq(mailQueue.id, id), eq(mailQueue.status, 'pending'), or(isNull(mailQueue.lockedUntil), lt(mailQueue.lockedUntil, now))))
+      .returning()
+      .get();
+    if (!claimed) continue;
+    try {
+      const row = await db
+        .select({ user: users, tenant: tenants, member: tenantUsers })
+        .from(users)
+        .innerJoin(tenantUsers, and(eq(tenantUsers.userId, users.id), eq(tenantUsers.tenantId, claimed.tenantId!)))
+        .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+        .where(eq(users.id, claimed.userId))
+        .get();
+      // Nothing to send any more: the member left, was deactivated, or registered meanwhile.
+      if (row && row.member.deactivatedAt === null && row.member.operationStatus === null && row.user.passwordHash === null) {
+        try {
+          await sendInvitation(deps, row.user, row.tenant);
+        } catch (e) {
+          // A link is unique per user and expiry second: a re-send in the same second as the
+          // previous invitation collides; the next second makes a new link.
+          if (!/UNIQUE constraint failed: email_links/i.test(`${String(e)} ${String((e as { cause?: unknown }).cause ?? '')}`)) throw e;
+          await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+          await sendInvitation(deps, row.user, row.tenant);
+        }
+        sent++;
+      }
+      await db.update(mailQueue).set({ status: 'sent', sentAt: clock.now(), lockedUntil: null }).where(eq(mailQueue.id, id));
+    } catch (e) {
+      const attempts = claimed.attempts + 1;
+      await db
+        .update(mailQueue)
+        .set({
+          attempts,
+          status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+          // Back off 1, 2, 4, 8 minutes.
+          availableAt: clock.now() + 60_000 * 2 ** (attempts - 1),
+          lockedUntil: null,
+          lastError: String(e).slice(0, 500),
+        })
+        .where(eq(mailQueue.id, id));
+    }
+  }
+  return sent;
+}

@@ -1,0 +1,272 @@
+// Tenant-bound queries of the people area: every function takes the tenant id and filters by it,
+// so another tenant's ids answer "not found" (404) and nothing else.
+import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../db/client';
+import { additionalDepartments, departments, tenantApps, tenantUsers, users, type AppKey, type Tenant, type TenantUser, type User } from '../../db/schema';
+import type { AdminUser, DepartmentRef, ManagedApp, UsersQuery } from '../../shared/people-schemas';
+import { memberApps } from '../tenants/memberships';
+import { AppError } from '../errors';
+
+/**
+ * A raw SQL statement for `db.batch([...])` on both drivers. drizzle's `db.run(sql)` works in a
+ * libSQL batch but not in a D1 batch (its item has no prepared D1 statement, so binding fails), so
+ * the statement is prepared through the session like any query builder's.
+ */
+export function rawStatement(db: Db, query: SQL) {
+  const internals = db as unknown as {
+    session: { prepareQuery(q: unknown, fields: undefined, method: 'run', arrayMode: boolean): unknown };
+    dialect: { sqlToQuery(q: SQL): unknown };
+  };
+  const prepared = () => internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, 'run', false);
+  return { _prepare: prepared } as unknown as ReturnType<Db['run']>;
+}
+
+/**
+ * `column IN (ids)` with the list as one bound JSON value: D1 accepts at most 100 bound
+ * parameters per statement, and a 100-row page plus the tenant id would exceed it.
+ */
+export function inIds(column: SQLiteColumn, ids: number[]): SQL {
+  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+}
+
+export const iso = (v: number | null): string | null => (v === null ? null : new Date(v).toISOString());
+
+/** Conditions of a member who counts: not deactivated and not being deleted. */
+export const activeMember = (tenantId: number) =>
+  and(eq(tenantUsers.tenantId, tenantId), isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus));
+
+export const APP_COLUMN: Record<ManagedApp, 'meishi_access_granted_at' | 'scheduler_access_granted_at'> = {
+  meishi: 'meishi_access_granted_at',
+  scheduler: 'scheduler_access_granted_at',
+};
+
+export async function contractedApps(db: Db, tenantId: number) {
+  return db.select().from(tenantApps).where(eq(tenantApps.tenantId, tenantId));
+}
+
+/** Seats in use per app: active members (not deactivated, not being deleted) holding the app. */
+export async function seatsUsed(db: Db, tenantId: number): Promise<Record<ManagedApp, number>> {
+  const row = await db
+    .select({
+      meishi: sql<number>`coalesce(sum(${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+      scheduler: sql<number>`coalesce(sum(${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+    })
+    .from(tenantUsers)
+    .where(activeMember(tenantId))
+    .get();
+  return { meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) };
+}
+
+export async function allowedApps(db: Db, tenantId: number, known?: Record<ManagedApp, number>) {
+  const [apps, used] = await Promise.all([contractedApps(db, tenantId), known ?? seatsUsed(db, tenantId)]);
+  return apps
+    .filter((a): a is typeof a & { app: ManagedApp } => a.app === 'meishi' || a.app === 'scheduler')
+    .sort((a, b) => (a.app === 'meishi' ? -1 : b.app === 'meishi' ? 1 : 0))
+    .map((a) => {
+      const available = a.seats === null ? null : Math.max(0, a.seats - used[a.app]);
+      return { key: a.app as AppKey, seats: a.seats, availableSeats: available, isSeatAvailable: available === null || available > 0 };
+    });
+}
+
+/**
+ * Refuses when granting `adding` apps (to members who do not hold them yet) would exceed a seat
+ * count: quota_finished with the app. `extra` is how many new holders per app the change adds.
+ */
+export async function assertSeats(db: Db, tenantId: number, extra: Partial<Record<ManagedApp, number>>): Promise<void> {
+  const apps = await contractedApps(db, tenantId);
+  const used = await seatsUsed(db, tenantId);
+  for (const [app, n] of Object.entries(extra) as [ManagedApp, number][]) {
+    if (!n) continue;
+    const contracted = apps.find((a) => a.app === app);
+    if (!contracted) throw new AppError('app-not-contracted', 422, { app });
+    if (contracted.seats !== null && used[app] + n > contracted.seats) throw new AppError('quota_finished', 422, { app });
+  }
+}
+
+/**
+ * A statement to append to a batch that grants apps: it fails (NOT NULL on tenant_apps) when,
+ * after the batch's own writes, some app holds more active members than its seats. D1 has no
+ * interactive transactions; a failing statement rolls the whole batch back, which closes the race
+ * between two admins taking the last seat at the same moment.
+ */
+export function seatGuard(db: Db, tenantId: number) {
+  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
+    SELECT NULL, NULL FROM tenant_apps ta
+    WHERE ta.tenant_id = ${tenantId} AND ta.seats IS NOT NULL AND ta.app IN ('meishi', 'scheduler')
+      AND (SELECT count(*) FROM tenant_users tu
+           WHERE tu.tenant_id = ta.tenant_id AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL
+             AND (CASE ta.app WHEN 'meishi' THEN tu.meishi_access_granted_at ELSE tu.scheduler_access_granted_at END) IS NOT NULL) > ta.seats`);
+}
+
+/** Fails the batch when the tenant would be left without an active admin. */
+export function adminGuard(db: Db, tenantId: number) {
+  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
+    SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM tenant_users tu
+      WHERE tu.tenant_id = ${tenantId} AND tu.is_admin = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL)`);
+}
+
+export function isGuardFailure(e: unknown): boolean {
+  const text = `${String(e)} ${String((e as { cause?: unknown })?.cause ?? '')}`;
+  return /NOT NULL constraint failed: tenant_apps/i.test(text);
+}
+
+export async function activeAdminCount(db: Db, tenantId: number): Promise<number> {
+  const row = await db.select({ n: count() }).from(tenantUsers).where(and(activeMember(tenantId), eq(tenantUsers.isAdmin, true))).get();
+  return row?.n ?? 0;
+}
+
+export interface MemberRow {
+  member: TenantUser;
+  user: User;
+}
+
+/** The member with user id `userId` in this tenant, or 404 (also for another tenant's user). */
+export async function findMember(db: Db, tenantId: number, userId: number): Promise<MemberRow> {
+  const row = await db
+    .select({ member: tenantUsers, user: users })
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.userId, userId)))
+    .get();
+  if (!row) throw new AppError('not-found', 404);
+  return row;
+}
+
+/** Departments of this tenant with these ids; 404 when one is not the tenant's. */
+export async function assertDepartments(db: Db, tenantId: number, ids: number[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const rows = await db.select({ id: departments.id }).from(departments).where(and(eq(departments.tenantId, tenantId), inIds(departments.id, unique)));
+  if (rows.length !== unique.length) throw new AppError('not-found', 404, { field: 'department' });
+}
+
+const MANAGED: AppKey[] = ['meishi', 'scheduler'];
+
+/** Builds list items for these rows with two more queries (main and additional departments). */
+export async function toAdminUsers(db: Db, tenantId: number, rows: MemberRow[]): Promise<AdminUser[]> {
+  if (rows.length === 0) return [];
+  const contracted = (await contractedApps(db, tenantId)).map((a) => a.app);
+  const deptIds = [...new Set(rows.map((r) => r.member.departmentId).filter((x): x is number => x !== null))];
+  const mainDepts = deptIds.length
+    ? await db.select({ id: departments.id, name: departments.name }).from(departments).where(and(eq(departments.tenantId, tenantId), inIds(departments.id, deptIds)))
+    : [];
+  const extra = await db
+    .select({ tenantUserId: additionalDepartments.tenantUserId, id: departments.id, name: departments.name })
+    .from(additionalDepartments)
+    .innerJoin(departments, eq(departments.id, additionalDepartments.departmentId))
+    .where(and(eq(additionalDepartments.tenantId, tenantId), inIds(additionalDepartments.tenantUserId, rows.map((r) => r.member.id))))
+    .orderBy(asc(departments.name));
+  const byMember = new Map<number, DepartmentRef[]>();
+  for (const e of extra) {
+    const list = byMember.get(e.tenantUserId) ?? [];
+    list.push({ id: e.id, name: e.name });
+    byMember.set(e.tenantUserId, list);
+  }
+  return rows.map(({ member: m, user: u }) => ({
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    department: mainDepts.find((d) => d.id === m.departmentId) ?? null,
+    additionalDepartments: byMember.get(m.id) ?? [],
+    is_admin: m.isAdmin ? 1 : 0,
+    role: m.isAdmin ? 'admin' : 'normal',
+    allowedApps: memberApps(m, contracted).filter((a) => MANAGED.includes(a)),
+    is_sso_enabled: m.isSsoEnabled,
+    saml_name_id: m.samlNameId,
+    isTwofaEnabled: u.twofaMethod !== null,
+    twofaMethod: u.twofaMethod,
+    created_at: iso(m.createdAt)!,
+    last_active_at: iso(m.lastActiveAt),
+    invited_at: iso(m.invitedAt),
+    isRegistered: u.passwordHash !== null,
+    deactivated_at: iso(m.deactivatedAt),
+    operationStatus: m.operationStatus,
+    language: u.language,
+    emailVerifiedAt: iso(u.emailVerifiedAt),
+  }));
+}
+
+/** LIKE pattern that matches `term` literally anywhere (escape character: backslash). */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/**
+ * GET admin/users: one page of active members (deleting ones included, with their chip), the
+ * matching total, and toolbar counts. Search and sort run in SQL so a 50,000-member tenant
+ * answers from indexes and one sort, never by loading every row.
+ */
+export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
+  const where: SQL[] = [eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt)];
+  if (q.search) {
+    const p = containsPattern(q.search.toLowerCase());
+    where.push(sql`(lower(${users.name}) LIKE ${p} ESCAPE '\\' OR ${users.email} LIKE ${p} ESCAPE '\\')`);
+  }
+  const dir = q.order === 'asc' ? asc : desc;
+  const sortColumn = {
+    created_at: tenantUsers.createdAt,
+    name: users.name,
+    email: users.email,
+    last_active_at: tenantUsers.lastActiveAt,
+  }[q.sort];
+  const order =
+    q.sort === 'last_active_at'
+      ? // never-active members last in either direction
+        [sql`${tenantUsers.lastActiveAt} IS NULL`, dir(sortColumn), dir(tenantUsers.id)]
+      : [dir(sortColumn), dir(tenantUsers.id)];
+  const [rows, total, counts] = await Promise.all([
+    db
+      .select({ member: tenantUsers, user: users })
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .where(and(...where))
+      .orderBy(...order)
+      .limit(q.perPage)
+      .offset((q.page - 1) * q.perPage),
+    q.search
+      ? db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(and(...where)).get()
+      : null,
+    // One pass over the tenant's members for the toolbar, the seats in use and the SSO status.
+    db
+      .select({
+        users: count(),
+        neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
+        notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null), 0)`,
+        sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
+        meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+        scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+      })
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt)))
+      .get(),
+  ]);
+  return {
+    data: await toAdminUsers(db, tenant.id, rows),
+    total: total?.n ?? counts?.users ?? 0,
+    page: q.page,
+    perPage: q.perPage,
+    counts: { users: counts?.users ?? 0, neverActive: Number(counts?.neverActive ?? 0), notRegistered: Number(counts?.notRegistered ?? 0) },
+    /** Active members with SSO on, and seats in use per app (same definitions as ssoStatus and seatsUsed). */
+    ssoUsers: Number(counts?.sso ?? 0),
+    seatsUsed: { meishi: Number(counts?.meishi ?? 0), scheduler: Number(counts?.scheduler ?? 0) } as Record<ManagedApp, number>,
+  };
+}
+
+/** GET admin/deactivated-users: deactivated_at descending, 25 per page. */
+export async function listDeactivated(db: Db, tenantId: number, page: number, perPage: number) {
+  const where = and(eq(tenantUsers.tenantId, tenantId), isNotNull(tenantUsers.deactivatedAt));
+  const [rows, total] = await Promise.all([
+    db
+      .select({ member: tenantUsers, user: users })
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .where(where)
+      .orderBy(desc(tenantUsers.deactivatedAt), desc(tenantUsers.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db.select({ n: count() }).from(tenantUsers).where(where).get(),
+  ]);
+  return { data: await toAdminUsers(db, tenantId, rows), total: total?.n ?? 0, page, perPage };
+}

@@ -1,0 +1,394 @@
+// Users of a tenant as its admins (and tenant managers) manage them (spec 02 sections 3-8): add,
+// edit, deactivate, reactivate, invitations, SSO for all, app usage counts. Each change is one
+// batch (D1 has no interactive transactions) carrying its audit entry and, where a race could
+// break a rule (last admin, seats), a guard statement that rolls the batch back.
+import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { additionalDepartments, mailQueue, samlSettings, sessions, tenantUsers, users, type Tenant } from '../../db/schema';
+import type { AdminUser, ManagedApp, UserInput, UserUpdateInput } from '../../shared/people-schemas';
+import { auditInsert } from '../audit/log';
+import { AppError } from '../errors';
+import { sendMail } from '../mail/messages';
+import { publicOrigin } from '../tenants/hosts';
+import {
+  activeAdminCount,
+  activeMember,
+  adminGuard,
+  assertDepartments,
+  assertSeats,
+  findMember,
+  isGuardFailure,
+  rawStatement,
+  seatGuard,
+  toAdminUsers,
+  type MemberRow,
+} from './members';
+
+export interface PeopleActor {
+  userId: number;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const auditOf = (tenant: Tenant, actor: PeopleActor, action: string, targetId: number, details?: Record<string, unknown>) => ({
+  tenantId: tenant.id,
+  actorUserId: actor.userId,
+  action,
+  targetType: 'user',
+  targetId,
+  ipAddress: actor.ip,
+  userAgent: actor.userAgent,
+  details,
+});
+
+/** SSO options show when the tenant has SSO on (or its IdP configured) and an SSO users limit. */
+export async function ssoOptionsVisible(deps: Deps, tenant: Tenant, isManager: boolean): Promise<boolean> {
+  if (tenant.featureSsoUsersLimit <= 0) return false;
+  if (tenant.isSsoEnabled) return true;
+  if (!isManager) return false;
+  const s = await deps.db.select({ ok: samlSettings.isIdpConfigured }).from(samlSettings).where(eq(samlSettings.tenantId, tenant.id)).get();
+  return Boolean(s?.ok);
+}
+
+async function ssoUsersOtherThan(deps: Deps, tenantId: number, tenantUserId: number | null): Promise<number> {
+  const row = await deps.db
+    .select({ n: count() })
+    .from(tenantUsers)
+    .where(and(activeMember(tenantId), eq(tenantUsers.isSsoEnabled, true), tenantUserId === null ? undefined : ne(tenantUsers.id, tenantUserId)))
+    .get();
+  return row?.n ?? 0;
+}
+
+async function assertSsoSeat(deps: Deps, tenant: Tenant, tenantUserId: number | null): Promise<void> {
+  if (tenant.featureSsoUsersLimit <= 0 || (await ssoUsersOtherThan(deps, tenant.id, tenantUserId)) + 1 > tenant.featureSsoUsersLimit) {
+    throw new AppError('sso_users_limit_exceeded', 422);
+  }
+}
+
+/**
+ * A SAML name id identifies one member of the tenant: SSO login maps the IdP's NameID to it, so
+ * two members with the same id would let one sign in as the other.
+ */
+async function assertFreeNameId(deps: Deps, tenantId: number, nameId: string | null, exceptTenantUserId: number | null): Promise<void> {
+  if (!nameId) return;
+  const other = await deps.db
+    .select({ id: tenantUsers.id })
+    .from(tenantUsers)
+    .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.samlNameId, nameId), exceptTenantUserId === null ? undefined : ne(tenantUsers.id, exceptTenantUserId)))
+    .get();
+  if (other) throw new AppError('saml-name-id-taken', 422);
+}
+
+/** Runs a batch; a guard failure becomes the rule's error after a fresh look at the data. */
+async function runGuarded(deps: Deps, tenant: Tenant, statements: unknown[], onGuard: () => Promise<never>): Promise<void> {
+  try {
+    await deps.db.batch(statements as never);
+  } catch (e) {
+    if (isGuardFailure(e)) await onGuard();
+    throw e;
+  }
+}
+
+async function seatError(deps: Deps, tenant: Tenant, apps: ManagedApp[]): Promise<never> {
+  await assertSeats(deps.db, tenant.id, Object.fromEntries(apps.map((a) => [a, 0])));
+  throw new AppError('quota_finished', 422, { app: apps[0] });
+}
+
+function appColumns(apps: ManagedApp[], current: { meishi: number | null; scheduler: number | null }, now: number) {
+  return {
+    meishiAccessGrantedAt: apps.includes('meishi') ? (current.meishi ?? now) : null,
+    schedulerAccessGrantedAt: apps.includes('scheduler') ? (current.scheduler ?? now) : null,
+  };
+}
+
+function heldApps(m: { meishiAccessGrantedAt: number | null; schedulerAccessGrantedAt: number | null }): ManagedApp[] {
+  const out: ManagedApp[] = [];
+  if (m.meishiAccessGrantedAt !== null) out.push('meishi');
+  if (m.schedulerAccessGrantedAt !== null) out.push('scheduler');
+  return out;
+}
+
+async function reload(deps: Deps, tenant: Tenant, userId: number): Promise<AdminUser> {
+  const row = await findMember(deps.db, tenant.id, userId);
+  return (await toAdminUsers(deps.db, tenant.id, [row]))[0]!;
+}
+
+/** An invitation row for the mail queue (sent by drainMailQueue at a steady rate). */
+export function queueInvitation(deps: Deps, tenantId: number, userId: number, now: number) {
+  return deps.db.insert(mailQueue).values({ tenantId, userId, kind: 'invitation', availableAt: now, createdAt: now });
+}
+
+/** POST admin/users. Returns the user and whether an invitation was queued. */
+export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, actor: PeopleActor): Promise<{ user: AdminUser; invited: boolean }> {
+  const { db, clock } = deps;
+  const email = input.email.toLowerCase();
+  const mainId = input.department_id ?? null;
+  const extraIds = [...new Set(input.additionalDepartmentIds)].filter((d) => d !== mainId);
+  await assertDepartments(db, tenant.id, mainId === null ? extraIds : [mainId, ...extraIds]);
+  const existing = await db.select().from(users).where(eq(users.email, email)).get();
+  if (existing) {
+    const member = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(and(eq(tenantUsers.tenantId, tenant.id), eq(tenantUsers.userId, existing.id))).get();
+    if (member) throw new AppError('user_already_exists', 409);
+  }
+  const apps = [...new Set(input.allowedApps)];
+  await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
+  if (input.is_sso_enabled) await assertSsoSeat(deps, tenant, null);
+  await assertFreeNameId(deps, tenant.id, input.is_sso_enabled ? input.saml_name_id || null : null, null);
+  const now = clock.now();
+  const statements: unknown[] = [];
+  if (!existing) {
+    statements.push(db.insert(users).values({ name: input.name, email, createdAt: now, updatedAt: now }).onConflictDoNothing());
+  }
+  const userIdSql = sql`(SELECT id FROM users WHERE email = ${email})`;
+  const needsInvite = !existing?.passwordHash;
+  const cols = appColumns(apps, { meishi: null, scheduler: null }, now);
+  statements.push(
+    rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, saml_name_id, department_id,
+        invited_at, meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
+      VALUES (${tenant.id}, ${userIdSql}, ${input.is_admin ? 1 : 0}, ${input.is_sso_enabled ? 1 : 0},
+        ${input.is_sso_enabled ? (input.saml_name_id || null) : null}, ${mainId}, ${needsInvite ? now : null},
+        ${cols.meishiAccessGrantedAt}, ${cols.schedulerAccessGrantedAt}, ${now}, ${now})`),
+  );
+  if (extraIds.length) {
+    statements.push(
+      rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
+        SELECT ${tenant.id}, tu.id, d.value FROM tenant_users tu CROSS JOIN json_each(${JSON.stringify(extraIds)}) d
+        WHERE tu.tenant_id = ${tenant.id} AND tu.user_id = ${userIdSql}`),
+    );
+  }
+  if (needsInvite) {
+    statements.push(rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
+      VALUES (${tenant.id}, ${userIdSql}, 'invitation', 'pending', 0, ${now}, ${now})`));
+  }
+  statements.push(
+    rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
+      VALUES (${tenant.id}, ${actor.userId}, 'user.created', 'user', CAST(${userIdSql} AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
+        ${JSON.stringify({ email, apps, is_admin: input.is_admin, is_sso_enabled: input.is_sso_enabled })}, ${now})`),
+  );
+  statements.push(seatGuard(db, tenant.id));
+  try {
+    await runGuarded(deps, tenant, statements, () => seatError(deps, tenant, apps));
+  } catch (e) {
+    // A concurrent add of the same address hit the unique index.
+    if (/UNIQUE constraint failed: tenant_users/i.test(`${String(e)} ${String((e as { cause?: unknown }).cause ?? '')}`)) throw new AppError('user_already_exists', 409);
+    throw e;
+  }
+  const user = await db.select().from(users).where(eq(users.email, email)).get();
+  if (existing?.passwordHash) {
+    // A portal user who already has a password is told, and signs in as before.
+    const url = `${publicOrigin(deps.config.PUBLIC_URL, tenant)}${deps.config.BASE_PATH}/login`;
+    await sendMail(deps, existing, 'addedToTenant', { name: existing.name, tenant: tenant.name, url }, tenant.id).catch((err) =>
+      console.error(JSON.stringify({ level: 'error', msg: 'added-to-tenant mail failed', error: String(err) })),
+    );
+  }
+  return { user: await reload(deps, tenant, user!.id), invited: needsInvite };
+}
+
+/** PATCH admin/users/{id}. */
+export async function updateUser(
+  deps: Deps,
+  tenant: Tenant,
+  userId: number,
+  input: UserUpdateInput,
+  actor: PeopleActor,
+): Promise<{ user: AdminUser; message: 'success' | 'sent-register-mail-to-new-email-id' }> {
+  const { db, clock } = deps;
+  const { member, user } = await findMember(db, tenant.id, userId);
+  if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  const email = input.email.toLowerCase();
+  const emailChanged = email !== user.email;
+  const mainId = input.department_id === undefined ? member.departmentId : input.department_id;
+  const extraIds = input.additionalDepartmentIds === undefined ? undefined : [...new Set(input.additionalDepartmentIds)].filter((d) => d !== mainId);
+  await assertDepartments(db, tenant.id, [...(mainId === null ? [] : [mainId]), ...(extraIds ?? [])]);
+
+  if (emailChanged) {
+    const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+    if (taken) throw new AppError('duplicate-email', 409);
+    const memberships = await db.select({ n: count() }).from(tenantUsers).where(eq(tenantUsers.userId, user.id)).get();
+    // The address is the identity in every tenant: one tenant's admin may not change it for all.
+    if ((memberships?.n ?? 0) > 1 || user.isTenantManager) throw new AppError('belongs-to-multiple-tenants', 409);
+  }
+
+  const deactivated = member.deactivatedAt !== null;
+  // The dialog hides admin and apps for a deactivated user; the server ignores them too.
+  const isAdmin = deactivated || input.is_admin === undefined ? member.isAdmin : input.is_admin;
+  if (member.isAdmin && !isAdmin && !deactivated && (await activeAdminCount(db, tenant.id)) <= 1) {
+    throw new AppError('cannot-make-last-admin-as-non-admin', 422);
+  }
+  const held = heldApps(member);
+  const apps = deactivated || input.allowedApps === undefined ? held : [...new Set(input.allowedApps)];
+  const added = apps.filter((a) => !held.includes(a));
+  if (!deactivated && added.length) await assertSeats(db, tenant.id, Object.fromEntries(added.map((a) => [a, 1])));
+
+  const ssoOn = input.is_sso_enabled === undefined ? member.isSsoEnabled : input.is_sso_enabled;
+  if (ssoOn && !member.isSsoEnabled && !deactivated) await assertSsoSeat(deps, tenant, member.id);
+  // Turning SSO off keeps the stored name id (the dialog restores it); only an SSO user's id is edited.
+  const samlNameId = ssoOn && input.saml_name_id !== undefined ? input.saml_name_id || null : member.samlNameId;
+  if (samlNameId !== member.samlNameId) await assertFreeNameId(deps, tenant.id, samlNameId, member.id);
+
+  const now = clock.now();
+  const statements: unknown[] = [];
+  const userSet: Partial<typeof users.$inferInsert> = { name: input.name, updatedAt: now };
+  if (emailChanged) {
+    // The new address must prove itself: the account starts over with an invitation to it.
+    Object.assign(userSet, { email, emailVerifiedAt: null, passwordHash: null, passwordChangedAt: null, passwordScore: null });
+    statements.push(db.delete(sessions).where(eq(sessions.userId, user.id)));
+  }
+  statements.push(db.update(users).set(userSet).where(eq(users.id, user.id)));
+  statements.push(
+    db
+      .update(tenantUsers)
+      .set({
+        isAdmin,
+        isSsoEnabled: ssoOn,
+        samlNameId,
+        departmentId: mainId,
+        ...appColumns(apps, { meishi: member.meishiAccessGrantedAt, scheduler: member.schedulerAccessGrantedAt }, now),
+        ...(emailChanged ? { invitedAt: now, lastActiveAt: null } : {}),
+        updatedAt: now,
+      })
+      .where(and(eq(tenantUsers.id, member.id), eq(tenantUsers.tenantId, tenant.id))),
+  );
+  if (extraIds !== undefined) {
+    statements.push(db.delete(additionalDepartments).where(and(eq(additionalDepartments.tenantId, tenant.id), eq(additionalDepartments.tenantUserId, member.id))));
+    if (extraIds.length) {
+      // One JSON value, not 3 parameters per row (D1 binds at most 100 per statement).
+      statements.push(rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
+        SELECT ${tenant.id}, ${member.id}, value FROM json_each(${JSON.stringify(extraIds)})`));
+    }
+  }
+  if (emailChanged) statements.push(queueInvitation(deps, tenant.id, user.id, now));
+  statements.push(
+    auditInsert(db, auditOf(tenant, actor, 'user.updated', user.id, {
+      ...(emailChanged ? { email: { from: user.email, to: email } } : {}),
+      ...(isAdmin !== member.isAdmin ? { is_admin: isAdmin } : {}),
+      ...(added.length || apps.length !== held.length ? { apps } : {}),
+      ...(ssoOn !== member.isSsoEnabled ? { is_sso_enabled: ssoOn } : {}),
+    }), now),
+  );
+  if (member.isAdmin && !isAdmin) statements.push(adminGuard(db, tenant.id));
+  if (added.length && !deactivated) statements.push(seatGuard(db, tenant.id));
+  await runGuarded(deps, tenant, statements, async () => {
+    if (member.isAdmin && !isAdmin && (await activeAdminCount(db, tenant.id)) <= 1) throw new AppError('cannot-make-last-admin-as-non-admin', 422);
+    return seatError(deps, tenant, added);
+  });
+  return { user: await reload(deps, tenant, user.id), message: emailChanged ? 'sent-register-mail-to-new-email-id' : 'success' };
+}
+
+/** POST admin/users/{id}/deactivate: the member's sessions on this tenant end at once. */
+export async function deactivateUser(deps: Deps, tenant: Tenant, userId: number, actor: PeopleActor): Promise<void> {
+  const { db, clock } = deps;
+  const { member } = await findMember(db, tenant.id, userId);
+  if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  if (member.deactivatedAt !== null) return;
+  if (member.isAdmin && (await activeAdminCount(db, tenant.id)) <= 1) throw new AppError('cannot-deactivate-last-admin', 422);
+  const now = clock.now();
+  const statements: unknown[] = [
+    db.update(tenantUsers).set({ deactivatedAt: now, updatedAt: now }).where(and(eq(tenantUsers.id, member.id), isNull(tenantUsers.deactivatedAt))),
+    db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.tenantId, tenant.id))),
+    auditInsert(db, auditOf(tenant, actor, 'user.deactivated', userId), now),
+  ];
+  if (member.isAdmin) statements.push(adminGuard(db, tenant.id));
+  await runGuarded(deps, tenant, statements, async () => {
+    throw new AppError('cannot-deactivate-last-admin', 422);
+  });
+}
+
+/** POST admin/users/{id}/reactivate: refused while an app the user holds has no free seat. */
+export async function reactivateUser(deps: Deps, tenant: Tenant, userId: number, actor: PeopleActor): Promise<void> {
+  const { db, clock } = deps;
+  const { member } = await findMember(db, tenant.id, userId);
+  if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  if (member.deactivatedAt === null) return;
+  const apps = heldApps(member);
+  await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
+  // SSO users count only while active, so coming back needs a free SSO place too.
+  if (member.isSsoEnabled) await assertSsoSeat(deps, tenant, member.id);
+  const now = clock.now();
+  await runGuarded(
+    deps,
+    tenant,
+    [
+      db.update(tenantUsers).set({ deactivatedAt: null, updatedAt: now }).where(eq(tenantUsers.id, member.id)),
+      auditInsert(db, auditOf(tenant, actor, 'user.reactivated', userId), now),
+      seatGuard(db, tenant.id),
+    ],
+    () => seatError(deps, tenant, apps),
+  );
+}
+
+/**
+ * POST admin/users/invite: `all` queues an invitation for every active member who has not
+ * registered (set a password) yet and has none waiting; ids re-send to those members.
+ */
+export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | number[], actor: PeopleActor): Promise<number> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  let ids: number[];
+  if (target === 'all') {
+    const rows = await db
+      .select({ id: users.id })
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .where(
+        and(
+          activeMember(tenant.id),
+          isNull(users.passwordHash),
+          sql`NOT EXISTS (SELECT 1 FROM mail_queue q WHERE q.user_id = ${users.id} AND q.tenant_id = ${tenant.id} AND q.status = 'pending')`,
+        ),
+      );
+    ids = rows.map((r) => r.id);
+  } else {
+    ids = [...new Set(target)];
+    const rows: MemberRow[] = [];
+    for (const id of ids) rows.push(await findMember(db, tenant.id, id));
+    for (const r of rows) {
+      if (r.member.deactivatedAt !== null || r.member.operationStatus !== null) throw new AppError('not-found', 404);
+      if (r.user.passwordHash !== null) throw new AppError('already-registered', 409);
+    }
+  }
+  if (ids.length === 0) return 0;
+  // Queue rows and audit entries in chunks (D1 binds at most 100 values per statement).
+  const statements: unknown[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = JSON.stringify(ids.slice(i, i + 500));
+    statements.push(rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
+      SELECT ${tenant.id}, value, 'invitation', 'pending', 0, ${now}, ${now} FROM json_each(${chunk})`));
+    statements.push(rawStatement(db, sql`UPDATE tenant_users SET invited_at = ${now} WHERE tenant_id = ${tenant.id} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
+  }
+  const entry = ids.length === 1 ? auditOf(tenant, actor, 'user.invited', ids[0]!) : { ...auditOf(tenant, actor, 'users.invited', tenant.id, { count: ids.length, all: target === 'all' }), targetType: 'tenant' };
+  statements.push(auditInsert(db, entry, now));
+  await db.batch(statements as never);
+  return ids.length;
+}
+
+/** POST admin/users/enable-sso-for-all and disable-sso-for-all. */
+export async function setSsoForAll(deps: Deps, tenant: Tenant, enabled: boolean, actor: PeopleActor): Promise<void> {
+  const { db, clock } = deps;
+  if (enabled) {
+    const active = await db.select({ n: count() }).from(tenantUsers).where(activeMember(tenant.id)).get();
+    if (!tenant.isSsoEnabled || tenant.featureSsoUsersLimit <= 0 || (active?.n ?? 0) > tenant.featureSsoUsersLimit) {
+      throw new AppError('cannot-enable-sso-for-all-users', 422);
+    }
+  }
+  const now = clock.now();
+  await db.batch([
+    db.update(tenantUsers).set({ isSsoEnabled: enabled, updatedAt: now }).where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt))),
+    auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: enabled ? 'users.sso_enabled_for_all' : 'users.sso_disabled_for_all', targetType: 'tenant', targetId: tenant.id, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
+  ]);
+}
+
+/** GET admin/users/{id}/cards-count and schedules-count, as the app reports them. */
+export async function usageCount(deps: Deps, tenant: Tenant, userId: number, what: 'cards' | 'schedules'): Promise<number> {
+  const { user } = await findMember(deps.db, tenant.id, userId);
+  const port = deps.appUsage;
+  if (!port) throw new AppError('app-usage-unavailable', 502);
+  const ref = { tenantId: tenant.id, tenantInitialSubdomain: tenant.initialSubdomain, userId: user.id, email: user.email };
+  try {
+    return what === 'cards' ? await port.cardsCount(ref) : await port.schedulesCount(ref);
+  } catch (e) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'app usage unavailable', what, error: String(e) }));
+    throw new AppError('app-usage-unavailable', 502);
+  }
+}
+

@@ -1,0 +1,501 @@
+// User management (spec 02 "User management screen", sections 4, 5 and 8). The server renders
+// the page with the list for the URL's search, sort and page (links and a GET form, so they work
+// without JavaScript); this island adds the toolbar's actions, the row actions and their dialogs,
+// the resend-invite buttons, the "deleting" chip that goes away when the background deletion is
+// done, and the one-time intro tour. After a change it reads the list again with the same query.
+import { useEffect, useRef, useState } from 'react';
+import { api } from '../shared/api';
+import { browserTimeZone, SERVER_TIME_ZONE } from '../shared/dates';
+import { getT, type Lang, type T } from '../shared/i18n';
+import { listApiQuery, listQueryString, type ListQuery } from '../shared/people-ui';
+import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, BTN_SMALL_DANGER, ConfirmDialog, Toast, useToast } from './admin-parts';
+import { ImportDialog } from './import-dialog';
+import { DateCell, DeletingChip, EmptyRow, LINK, Pager, RelativeTime, SortHeader, TABLE, TABLE_WRAP, TD, TH } from './people-parts';
+import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
+import { UserDialog } from './user-dialog';
+
+export interface UsersScreenProps {
+  lang: Lang;
+  basePath: string;
+  list: UsersPage;
+  query: ListQuery;
+  apps: AllowedAppInfo[];
+  departments: DepartmentRef[];
+  importLogs: ImportLogRow[];
+  /** The server's clock when it rendered the page (the first render must match it). */
+  now: number;
+  /** The audit-log export is for admins only. */
+  canExportAudit: boolean;
+}
+
+const DATE_COLUMNS = ['created_at', 'last_active_at'];
+const TOUR_KEY = 'portal.tour.addUser';
+const INVITED_KEY = 'portal.invitesSent';
+const POLL_MS = 1500;
+
+function invitedThisSession(): Set<number> {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(INVITED_KEY) ?? '[]') as number[]);
+  } catch {
+    return new Set();
+  }
+}
+
+export default function UsersScreen(p: UsersScreenProps) {
+  const t = getT(p.lang);
+  const path = `${p.basePath}/admin/users`;
+  const { toast, show, close } = useToast();
+  const [list, setList] = useState(p.list);
+  const [apps, setApps] = useState(p.apps);
+  const [departments, setDepartments] = useState(p.departments);
+  const [hydrated, setHydrated] = useState(false);
+  const [now, setNow] = useState(p.now);
+  const [timeZone, setTimeZone] = useState(SERVER_TIME_ZONE);
+  const [invited, setInvited] = useState<Set<number>>(new Set());
+  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; user: PersonRow } | null>(null);
+  const [importOpen, setImportOpen] = useState(false);
+  const [confirm, setConfirm] = useState<{ kind: 'deactivate' | 'delete'; user: PersonRow } | { kind: 'invite-all' } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [tour, setTour] = useState(false);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    setHydrated(true);
+    setNow(Date.now());
+    setTimeZone(browserTimeZone());
+    setInvited(invitedThisSession());
+    // Spec 02: the intro tour on the add-user button, once, when the tenant has exactly one user.
+    try {
+      if (p.list.counts.users === 1 && !localStorage.getItem(TOUR_KEY)) {
+        setTour(true);
+        localStorage.setItem(TOUR_KEY, new Date().toISOString());
+      }
+    } catch {
+      // Storage unavailable (private mode): no tour.
+    }
+  }, []);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onDoc = (e: MouseEvent) => {
+      if (!menuRef.current?.contains(e.target as Node)) setMenuOpen(false);
+    };
+    document.addEventListener('mousedown', onDoc);
+    return () => document.removeEventListener('mousedown', onDoc);
+  }, [menuOpen]);
+
+  const reload = async () => {
+    const [users, allowed, depts] = await Promise.all([
+      api<UsersPage>(p.basePath, 'GET', `admin/users?${listApiQuery(p.query)}`),
+      api<AllowedAppInfo[]>(p.basePath, 'GET', 'admin/apps/allowed'),
+      api<DepartmentRef[]>(p.basePath, 'GET', 'admin/departments'),
+    ]);
+    if (users.ok) setList(users.data);
+    if (allowed.ok && Array.isArray(allowed.data)) setApps(allowed.data);
+    if (depts.ok && Array.isArray(depts.data)) setDepartments(depts.data.map((d) => ({ id: d.id, name: d.name })));
+    setNow(Date.now());
+    return users.ok ? users.data : null;
+  };
+
+  // A deletion running in the background: read the list again until its user is gone.
+  const deleting = list.data.some((u) => u.operationStatus === 'deleting');
+  useEffect(() => {
+    if (!hydrated || !deleting) return;
+    const id = setInterval(() => void reload(), POLL_MS);
+    return () => clearInterval(id);
+  }, [hydrated, deleting]);
+
+  const noSeat = apps.length === 0 || apps.every((a) => !a.isSeatAvailable);
+  const addDisabled = !hydrated || noSeat;
+
+  const resendOne = async (u: PersonRow) => {
+    const r = await api(p.basePath, 'POST', 'admin/users/invite', { users: [u.id] });
+    if (!r.ok) {
+      show('error', t(r.data.message === 'already-registered' ? 'people.users.alreadyRegistered' : 'errors.generic'));
+      return;
+    }
+    const next = new Set(invited).add(u.id);
+    setInvited(next);
+    try {
+      sessionStorage.setItem(INVITED_KEY, JSON.stringify([...next]));
+    } catch {
+      // The button still says "invite sent" until the page is left.
+    }
+    show('success', t('people.users.inviteSentTo', { email: u.email }));
+  };
+
+  const runConfirm = async () => {
+    if (!confirm || busy) return;
+    setBusy(true);
+    if (confirm.kind === 'invite-all') {
+      const r = await api<{ count?: number }>(p.basePath, 'POST', 'admin/users/invite', { users: 'all' });
+      setBusy(false);
+      setConfirm(null);
+      if (r.ok) show('success', t('people.users.inviteAllSent', { count: r.data.count ?? 0 }));
+      else show('error', t('errors.generic'));
+      return;
+    }
+    const u = confirm.user;
+    if (confirm.kind === 'deactivate') {
+      const r = await api(p.basePath, 'POST', `admin/users/${u.id}/deactivate`);
+      setBusy(false);
+      setConfirm(null);
+      if (r.ok) {
+        show('success', t('people.users.deactivated', { name: u.name }));
+        await reload();
+      } else {
+        show('error', t(r.data.message === 'cannot-deactivate-last-admin' ? 'people.errors.cannotDeactivateLastAdmin' : 'errors.generic'));
+      }
+      return;
+    }
+    const r = await api(p.basePath, 'DELETE', `admin/users/${u.id}`);
+    setBusy(false);
+    setConfirm(null);
+    if (r.status === 202) {
+      setList((l) => ({ ...l, data: l.data.map((x) => (x.id === u.id ? { ...x, operationStatus: 'deleting' } : x)) }));
+      show('success', t('people.users.deleteStarted', { name: u.name }));
+      return;
+    }
+    if (r.ok) {
+      show('success', t('people.users.deletedOne', { name: u.name }));
+      await reload();
+      return;
+    }
+    show('error', t(r.data.message === 'cannot-delete-last-admin' || r.data.error === 'cannot-delete-last-admin' ? 'people.errors.cannotDeleteLastAdmin' : 'errors.generic'));
+  };
+
+  const ssoForAll = async (on: boolean) => {
+    setMenuOpen(false);
+    const r = await api(p.basePath, 'POST', on ? 'admin/users/enable-sso-for-all' : 'admin/users/disable-sso-for-all');
+    if (r.ok) {
+      show('success', t(on ? 'people.users.ssoAllEnabled' : 'people.users.ssoAllDisabled'));
+      await reload();
+      return;
+    }
+    show('error', t(r.data.message === 'cannot-enable-sso-for-all-users' ? 'people.errors.cannotEnableSsoForAll' : 'errors.generic'), 10_000);
+  };
+
+  const cols = 8 + (list.schedulerAllowed ? 1 : 0) + (list.ssoOptionsVisible ? 1 : 0);
+  const sortProps = { t, query: p.query, dateColumns: DATE_COLUMNS, path };
+  const confirmUser = confirm && confirm.kind !== 'invite-all' ? confirm.user : null;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t('people.users.toolbar')} data-testid="users-toolbar">
+        <div className="relative">
+          <button type="button" className={BTN_PRIMARY} disabled={addDisabled} aria-describedby={noSeat && hydrated ? 'add-user-no-seat' : tour ? 'add-user-tour' : undefined} onClick={() => setDialog({ kind: 'add' })}>
+            {t('people.users.add')}
+          </button>
+        </div>
+        <button type="button" className={BTN_SECONDARY} disabled={!hydrated} onClick={() => setImportOpen(true)}>
+          {t('people.users.editByImport')}
+        </button>
+        <button type="button" className={BTN_SECONDARY} disabled={!hydrated || list.counts.notRegistered === 0} onClick={() => setConfirm({ kind: 'invite-all' })}>
+          {t('people.users.inviteAll')}
+        </button>
+        {p.canExportAudit && (
+          <a className={`${BTN_SECONDARY} no-underline`} href={`${p.basePath}/api/admin/activity-logs/export-csv`} download data-testid="audit-export">
+            {t('people.users.downloadAudit')}
+          </a>
+        )}
+        <div className="relative" ref={menuRef}>
+          <button
+            ref={menuButtonRef}
+            type="button"
+            className={BTN_SECONDARY}
+            aria-expanded={menuOpen}
+            aria-controls="users-menu"
+            disabled={!hydrated}
+            onClick={() => setMenuOpen((o) => !o)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setMenuOpen(false);
+            }}
+          >
+            {t('people.users.more')}
+          </button>
+          <ul
+            id="users-menu"
+            hidden={!menuOpen}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                setMenuOpen(false);
+                menuButtonRef.current?.focus();
+              }
+            }}
+            className="absolute right-0 top-full z-30 m-0 mt-1 min-w-64 list-none rounded border border-slate-300 bg-white p-1 shadow-lg"
+          >
+            <li>
+              <a href={`${p.basePath}/admin/deactivated`} className="block rounded px-3 py-2 text-slate-900 no-underline hover:bg-slate-100">
+                {t('people.users.viewDeactivated')}
+              </a>
+            </li>
+            {list.ssoOptionsVisible && (
+              <>
+                <li>
+                  <button type="button" className="block w-full rounded px-3 py-2 text-left hover:bg-slate-100 disabled:text-slate-700" disabled={list.ssoStatus === 'all'} onClick={() => void ssoForAll(true)}>
+                    {list.ssoStatus === 'all' ? t('people.users.ssoAllOn') : t('people.users.enableSsoAll')}
+                  </button>
+                </li>
+                <li>
+                  <button type="button" className="block w-full rounded px-3 py-2 text-left hover:bg-slate-100 disabled:text-slate-700" disabled={list.ssoStatus === 'none'} onClick={() => void ssoForAll(false)}>
+                    {t('people.users.disableSsoAll')}
+                  </button>
+                </li>
+              </>
+            )}
+          </ul>
+        </div>
+      </div>
+      {tour && (
+        // In the flow under the toolbar, not over it: it explains the add button, it hides nothing.
+        <div id="add-user-tour" role="note" className="max-w-md rounded-lg border border-blue-800 bg-blue-50 p-3 text-sm text-blue-950" data-testid="intro-tour">
+          <p className="m-0 font-semibold">{t('people.tour.title')}</p>
+          <p className="m-0 mt-1">{t('people.tour.text')}</p>
+          <button type="button" className={`${BTN_SMALL} mt-2`} onClick={() => setTour(false)}>
+            {t('people.tour.done')}
+          </button>
+        </div>
+      )}
+      {noSeat && hydrated && (
+        <p id="add-user-no-seat" className="m-0 text-sm text-slate-800">
+          {t('people.users.noSeat')}
+        </p>
+      )}
+      <dl className="m-0 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="users-counts">
+        <div className="flex gap-1 whitespace-nowrap">
+          <dt>{t('people.users.countUsers')}</dt>
+          <dd className="m-0 font-semibold">{list.counts.users}</dd>
+        </div>
+        <div className="flex gap-1 whitespace-nowrap">
+          <dt>{t('people.users.countNotRegistered')}</dt>
+          <dd className="m-0 font-semibold">{list.counts.notRegistered}</dd>
+        </div>
+        <div className="flex gap-1 whitespace-nowrap">
+          <dt>{t('people.users.countNeverActive')}</dt>
+          <dd className="m-0 font-semibold">{list.counts.neverActive}</dd>
+        </div>
+      </dl>
+
+      <form method="get" action={path} role="search" className="flex flex-wrap items-end gap-2">
+        <div>
+          <label htmlFor="users-search" className="block font-medium">
+            {t('people.users.search')}
+          </label>
+          <input id="users-search" type="search" name="search" defaultValue={p.query.q} maxLength={255} className="mt-1 w-72 max-w-full rounded border border-slate-500 px-3 py-2" />
+        </div>
+        {(p.query.sort !== 'created_at' || p.query.dir !== 'desc') && (
+          <>
+            <input type="hidden" name="sort" value={p.query.sort} />
+            <input type="hidden" name="order" value={p.query.dir} />
+          </>
+        )}
+        {p.query.perPage !== 25 && <input type="hidden" name="perPage" value={p.query.perPage} />}
+        <button type="submit" className={BTN_SECONDARY}>
+          {t('people.users.searchButton')}
+        </button>
+        {p.query.q && (
+          <a href={`${path}${listQueryString({ ...p.query, q: '', page: 1 })}`} className={`${LINK} py-2`}>
+            {t('people.users.clearSearch')}
+          </a>
+        )}
+      </form>
+
+      <h2 ref={headingRef} tabIndex={-1} className="sr-only">
+        {t('people.users.listHeading')}
+      </h2>
+      <div className={TABLE_WRAP}>
+        <table className={TABLE} data-testid="users-table">
+          <caption className="sr-only">{t('people.users.caption', { count: list.total })}</caption>
+          <thead className="bg-slate-100">
+            <tr>
+              <th scope="col" className={TH}>
+                {t('people.cols.department')}
+              </th>
+              {list.schedulerAllowed && (
+                <th scope="col" className={TH}>
+                  {t('people.cols.additionalDepartments')}
+                </th>
+              )}
+              <SortHeader {...sortProps} label={t('people.cols.name')} column="name" />
+              <SortHeader {...sortProps} label={t('people.cols.email')} column="email" />
+              <th scope="col" className={TH}>
+                {t('people.cols.role')}
+              </th>
+              <SortHeader {...sortProps} label={t('people.cols.lastActive')} column="last_active_at" />
+              {list.ssoOptionsVisible && (
+                <th scope="col" className={TH}>
+                  {t('people.cols.sso')}
+                </th>
+              )}
+              <th scope="col" className={TH}>
+                {t('people.cols.twofa')}
+              </th>
+              <SortHeader {...sortProps} label={t('people.cols.createdAt')} column="created_at" />
+              <th scope="col" className={TH}>
+                {t('people.cols.actions')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.length === 0 && <EmptyRow colSpan={cols}>{t(p.query.q ? 'people.users.noMatch' : 'people.users.empty')}</EmptyRow>}
+            {list.data.map((u) => (
+              <UserRow
+                key={u.id}
+                t={t}
+                lang={p.lang}
+                u={u}
+                now={now}
+                timeZone={timeZone}
+                hydrated={hydrated}
+                schedulerAllowed={list.schedulerAllowed}
+                ssoOptions={list.ssoOptionsVisible}
+                invited={invited.has(u.id)}
+                onResend={() => void resendOne(u)}
+                onEdit={() => setDialog({ kind: 'edit', user: u })}
+                onDeactivate={() => setConfirm({ kind: 'deactivate', user: u })}
+                onDelete={() => setConfirm({ kind: 'delete', user: u })}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager t={t} query={p.query} total={list.total} path={path} />
+
+      {hydrated && (
+        <UserDialog
+          t={t}
+          basePath={p.basePath}
+          open={dialog !== null}
+          user={dialog?.kind === 'edit' ? dialog.user : null}
+          departments={departments}
+          apps={apps}
+          schedulerAllowed={list.schedulerAllowed}
+          ssoOptions={list.ssoOptionsVisible}
+          onClose={() => setDialog(null)}
+          onSaved={(message) => {
+            setDialog(null);
+            show('success', message);
+            void reload();
+          }}
+          onError={(message, ms) => show('error', message, ms)}
+          onImported={() => void reload()}
+        />
+      )}
+      {hydrated && (
+        <ImportDialog
+          t={t}
+          lang={p.lang}
+          basePath={p.basePath}
+          open={importOpen}
+          logs={p.importLogs}
+          onClose={() => setImportOpen(false)}
+          onImported={() => void reload()}
+        />
+      )}
+      <ConfirmDialog
+        open={confirm !== null}
+        id="users-confirm"
+        title={
+          confirm?.kind === 'invite-all' ? t('people.users.inviteAllTitle') : confirm?.kind === 'deactivate' ? t('people.users.deactivateTitle') : t('people.users.deleteTitle')
+        }
+        text={
+          confirm?.kind === 'invite-all' ? (
+            t('people.users.inviteAllText', { count: list.counts.notRegistered })
+          ) : confirmUser && confirm?.kind === 'deactivate' ? (
+            <DeactivateText t={t} user={confirmUser} />
+          ) : confirmUser ? (
+            t('people.users.deleteText', { name: confirmUser.name, email: confirmUser.email })
+          ) : (
+            ''
+          )
+        }
+        confirmLabel={confirm?.kind === 'invite-all' ? t('people.users.inviteAllConfirm') : confirm?.kind === 'deactivate' ? t('people.users.deactivate') : t('admin.common.delete')}
+        cancelLabel={t('admin.common.cancel')}
+        danger={confirm?.kind !== 'invite-all'}
+        busy={busy}
+        onConfirm={() => void runConfirm()}
+        onCancel={() => setConfirm(null)}
+        returnFocus={() => (document.activeElement && document.activeElement !== document.body ? null : headingRef.current)}
+      />
+      <Toast t={t} toast={toast} onClose={close} />
+    </div>
+  );
+}
+
+function DeactivateText({ t, user }: { t: T; user: PersonRow }) {
+  return (
+    <>
+      {t('people.users.deactivateText', { name: user.name })}
+      {user.allowedApps.length > 0 && (
+        <>
+          <span className="mt-2 block">{t('people.users.deactivateApps')}</span>
+          <span className="mt-1 block" data-testid="deactivate-apps">
+            {user.allowedApps.map((a) => t(`apps.${a}`)).join(t('people.listSeparator'))}
+          </span>
+        </>
+      )}
+    </>
+  );
+}
+
+function UserRow(p: {
+  t: T;
+  lang: Lang;
+  u: PersonRow;
+  now: number;
+  timeZone: string;
+  hydrated: boolean;
+  schedulerAllowed: boolean;
+  ssoOptions: boolean;
+  invited: boolean;
+  onResend: () => void;
+  onEdit: () => void;
+  onDeactivate: () => void;
+  onDelete: () => void;
+}) {
+  const { t, u } = p;
+  const isDeleting = u.operationStatus === 'deleting';
+  const dis = !p.hydrated || isDeleting;
+  return (
+    <tr className="border-t border-slate-200" data-testid="user-row" data-id={u.id} data-email={u.email}>
+      <td className={TD}>{u.department?.name ?? '-'}</td>
+      {p.schedulerAllowed && <td className={TD}>{u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-'}</td>}
+      <td className={TD}>
+        <span className="font-medium">{u.name}</span>
+        {isDeleting && <DeletingChip t={t} />}
+      </td>
+      <td className={`${TD} break-all`}>{u.email}</td>
+      <td className={TD}>{t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal')}</td>
+      <td className={TD}>
+        {u.last_active_at ? (
+          <RelativeTime value={u.last_active_at} now={p.now} lang={p.lang} timeZone={p.timeZone} />
+        ) : (
+          <button type="button" className={BTN_SMALL} disabled={dis || p.invited} onClick={p.onResend} aria-label={p.invited ? undefined : t('people.users.resendLabel', { name: u.name })}>
+            {t(p.invited ? 'people.users.inviteSent' : 'people.users.resend')}
+          </button>
+        )}
+      </td>
+      {p.ssoOptions && <td className={TD}>{t(u.is_sso_enabled ? 'people.users.on' : 'people.users.off')}</td>}
+      <td className={TD}>{t(u.isTwofaEnabled ? 'people.users.on' : 'people.users.off')}</td>
+      <td className={`${TD} whitespace-nowrap`}>
+        <DateCell value={u.created_at} lang={p.lang} timeZone={p.timeZone} />
+      </td>
+      <td className={TD}>
+        <div className="flex gap-1 whitespace-nowrap">
+          <button type="button" className={BTN_SMALL} disabled={dis} onClick={p.onEdit} aria-label={t('people.users.editLabel', { name: u.name })}>
+            {t('admin.common.edit')}
+          </button>
+          <button type="button" className={BTN_SMALL} disabled={dis} onClick={p.onDeactivate} aria-label={t('people.users.deactivateLabel', { name: u.name })}>
+            {t('people.users.deactivate')}
+          </button>
+          <button type="button" className={BTN_SMALL_DANGER} disabled={dis} onClick={p.onDelete} aria-label={t('people.users.deleteLabel', { name: u.name })}>
+            {t('admin.common.delete')}
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}

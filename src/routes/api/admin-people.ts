@@ -1,0 +1,211 @@
+// People administration API of spec 02 section 7 (endpoint list: src/shared/people-schemas.ts).
+// Admins and tenant managers (on the tenant's own host) reach users, deactivated users and
+// departments; the audit-log export is for admins only.
+import { Hono, type Context } from 'hono';
+import { allowedApps, listDeactivated, listUsers } from '../../domain/people/members';
+import { addDepartment, deleteDepartment, departmentsWithUsers, listDepartments, renameDepartment } from '../../domain/people/departments';
+import { runDeletionJob, startUserDeletion } from '../../domain/people/deletion';
+import { drainMailQueue } from '../../domain/people/mail-queue';
+import {
+  addUser,
+  deactivateUser,
+  inviteUsers,
+  reactivateUser,
+  setSsoForAll,
+  ssoOptionsVisible,
+  updateUser,
+  usageCount,
+  type PeopleActor,
+} from '../../domain/people/users';
+import { AppError } from '../../domain/errors';
+import { auditCsvStream, exportFilename } from '../../domain/people/audit-export';
+import { audit } from '../../domain/audit/log';
+import { mailQueue } from '../../db/schema';
+import {
+  DEACTIVATED_PAGE_SIZE,
+  departmentSchema,
+  inviteSchema,
+  pageQuerySchema,
+  userInputSchema,
+  usersQuerySchema,
+  userUpdateSchema,
+  type AllowedApp,
+  type UsersPage,
+} from '../../shared/people-schemas';
+import type { AppEnv, AuthedEnv } from '../env';
+import { requireAccess } from '../middleware/guards';
+import { readJson, readQuery } from './validate';
+import { and, eq } from 'drizzle-orm';
+
+export const adminPeopleApi = new Hono<AppEnv>();
+
+const people = requireAccess('admin-or-manager');
+
+type Authed = Context<AuthedEnv>;
+const tenantOf = (c: Authed) => c.var.hostTenant!;
+export const peopleActor = (c: Authed): PeopleActor => ({ userId: c.var.user.id, ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null });
+const isManagerOnly = (c: Authed) => !c.var.member?.isAdmin;
+
+export function idParam(value: string | undefined): number {
+  const id = Number(value);
+  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) throw new AppError('not-found', 404);
+  return id;
+}
+
+/**
+ * Work that outlives the response: on Workers the isolate is kept alive for it by waitUntil; on
+ * Node the promise simply runs on. Either way durable work has a row the sweep resumes.
+ */
+export function inBackground(c: Context, work: Promise<unknown>): void {
+  const guarded = work.catch((e) => console.error(JSON.stringify({ level: 'error', msg: 'background work failed', error: String(e) })));
+  try {
+    c.executionCtx.waitUntil(guarded);
+  } catch {
+    /* no execution context (Node, tests): the promise runs by itself */
+  }
+}
+
+const sleep = (ms: number) => new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms));
+
+adminPeopleApi.get('/admin/users', people, async (c) => {
+  const q = readQuery(c, usersQuerySchema);
+  const tenant = tenantOf(c);
+  const { deps } = c.var;
+  const [{ ssoUsers, seatsUsed, ...page }, visible] = await Promise.all([listUsers(deps.db, tenant, q), ssoOptionsVisible(deps, tenant, isManagerOnly(c))]);
+  const apps = await allowedApps(deps.db, tenant.id, seatsUsed);
+  // As ssoStatus() (routes/api/helpers.ts) computes it, from the counts the list already made.
+  const status = !tenant.isSsoEnabled || ssoUsers === 0 ? 'none' : ssoUsers === page.counts.users ? 'all' : 'some';
+  const body: UsersPage = {
+    ...page,
+    ssoOptionsVisible: visible,
+    ssoStatus: status,
+    ssoUsersLimit: tenant.featureSsoUsersLimit,
+    schedulerAllowed: apps.some((a) => a.key === 'scheduler'),
+  };
+  return c.json(body);
+});
+
+adminPeopleApi.get('/admin/deactivated-users', people, async (c) => {
+  const { page } = readQuery(c, pageQuerySchema);
+  return c.json(await listDeactivated(c.var.deps.db, tenantOf(c).id, page, DEACTIVATED_PAGE_SIZE));
+});
+
+adminPeopleApi.get('/admin/apps/allowed', people, async (c) => {
+  const t = c.var.t;
+  const apps = await allowedApps(c.var.deps.db, tenantOf(c).id);
+  const body: AllowedApp[] = apps.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
+  return c.json(body);
+});
+
+/** Sends the invitations a call just queued, after the response (the queue row is the durable part). */
+function kickMailQueue(c: Authed) {
+  inBackground(c, drainMailQueue(c.var.deps));
+}
+
+adminPeopleApi.post('/admin/users/invite', people, async (c) => {
+  const { users } = await readJson(c, inviteSchema);
+  const count = await inviteUsers(c.var.deps, tenantOf(c), users, peopleActor(c));
+  if (count) kickMailQueue(c);
+  return c.json({ message: 'success', count });
+});
+
+adminPeopleApi.post('/admin/users/enable-sso-for-all', people, async (c) => {
+  await setSsoForAll(c.var.deps, tenantOf(c), true, peopleActor(c));
+  return c.json({ message: 'success' });
+});
+
+adminPeopleApi.post('/admin/users/disable-sso-for-all', people, async (c) => {
+  await setSsoForAll(c.var.deps, tenantOf(c), false, peopleActor(c));
+  return c.json({ message: 'success' });
+});
+
+adminPeopleApi.post('/admin/users', people, async (c) => {
+  const input = await readJson(c, userInputSchema);
+  const { deps } = c.var;
+  const tenant = tenantOf(c);
+  const { user, invited } = await addUser(deps, tenant, input, peopleActor(c));
+  if (invited) {
+    // A single invitation goes out within the request; a failure leaves it queued for the sweep.
+    const row = await deps.db.select({ id: mailQueue.id }).from(mailQueue).where(and(eq(mailQueue.userId, user.id), eq(mailQueue.tenantId, tenant.id), eq(mailQueue.status, 'pending'))).get();
+    if (row) await drainMailQueue(deps, { ids: [row.id] });
+  }
+  return c.json({ message: 'success', user }, 201);
+});
+
+adminPeopleApi.patch('/admin/users/:id', people, async (c) => {
+  const input = await readJson(c, userUpdateSchema);
+  const { deps } = c.var;
+  const tenant = tenantOf(c);
+  const r = await updateUser(deps, tenant, idParam(c.req.param('id')), input, peopleActor(c));
+  if (r.message === 'sent-register-mail-to-new-email-id') {
+    const row = await deps.db.select({ id: mailQueue.id }).from(mailQueue).where(and(eq(mailQueue.userId, r.user.id), eq(mailQueue.tenantId, tenant.id), eq(mailQueue.status, 'pending'))).get();
+    if (row) await drainMailQueue(deps, { ids: [row.id] });
+  }
+  return c.json({ message: r.message, user: r.user });
+});
+
+adminPeopleApi.delete('/admin/users/:id', people, async (c) => {
+  const { deps } = c.var;
+  const jobId = await startUserDeletion(deps, tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
+  const work = runDeletionJob(deps, jobId);
+  inBackground(c, work);
+  // Small deletions finish while the admin waits (204); longer ones answer 202 and the list shows
+  // "deleting" until the job is done.
+  // USER_DELETE_WAIT_MS=0: never wait (always 202).
+  const wait = deps.config.USER_DELETE_WAIT_MS;
+  const outcome = wait === 0 ? 'timeout' : await Promise.race([work, sleep(wait)]);
+  if (outcome === true) return c.body(null, 204);
+  return c.json({ message: 'deleting' }, 202);
+});
+
+adminPeopleApi.post('/admin/users/:id/deactivate', people, async (c) => {
+  await deactivateUser(c.var.deps, tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
+  return c.json({ message: 'success' });
+});
+
+adminPeopleApi.post('/admin/users/:id/reactivate', people, async (c) => {
+  await reactivateUser(c.var.deps, tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
+  return c.json({ message: 'success' });
+});
+
+adminPeopleApi.get('/admin/users/:id/cards-count', people, async (c) =>
+  c.json({ data: await usageCount(c.var.deps, tenantOf(c), idParam(c.req.param('id')), 'cards') }),
+);
+
+adminPeopleApi.get('/admin/users/:id/schedules-count', people, async (c) =>
+  c.json({ data: await usageCount(c.var.deps, tenantOf(c), idParam(c.req.param('id')), 'schedules') }),
+);
+
+adminPeopleApi.get('/admin/departments', people, async (c) => c.json(await listDepartments(c.var.deps, tenantOf(c).id)));
+
+adminPeopleApi.get('/departments-with-users', people, async (c) => c.json(await departmentsWithUsers(c.var.deps, tenantOf(c).id)));
+
+adminPeopleApi.post('/admin/departments', people, async (c) => {
+  const { name } = await readJson(c, departmentSchema);
+  return c.json(await addDepartment(c.var.deps, tenantOf(c), name, peopleActor(c), c.var.t), 201);
+});
+
+adminPeopleApi.patch('/admin/departments/:id', people, async (c) => {
+  const { name } = await readJson(c, departmentSchema);
+  return c.json(await renameDepartment(c.var.deps, tenantOf(c), idParam(c.req.param('id')), name, peopleActor(c), c.var.t));
+});
+
+adminPeopleApi.delete('/admin/departments/:id', people, async (c) => {
+  await deleteDepartment(c.var.deps, tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
+  return c.json({ message: 'success' });
+});
+
+adminPeopleApi.get('/admin/activity-logs/export-csv', requireAccess('admin'), async (c) => {
+  const { deps } = c.var;
+  const tenant = tenantOf(c);
+  const now = deps.clock.now();
+  const filename = exportFilename(c.var.t, now);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: c.var.user.id, action: 'activity_logs.exported', targetType: 'tenant', targetId: tenant.id, ipAddress: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null }, now);
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return c.body(auditCsvStream(deps, tenant.id, c.var.t), 200, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    // RFC 6266: an ASCII fallback and the UTF-8 name.
+    'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    'Cache-Control': 'no-store',
+  });
+});

@@ -9,7 +9,7 @@
 //  GET    /admin/users?search=&sort=&order=&page=&perPage=      A|M  -> UsersPage
 //           sort: created_at (default) | name | email | last_active_at; order: desc (default) | asc;
 //           perPage: 5 | 10 | 25 (default) | 100; page from 1. Active (not deactivated) members only.
-//  POST   /admin/users  UserInput                               A|M  -> 201 {message:'success', user: AdminUser}
+//  POST   /admin/users  UserInput                               A|M  -> 201 {message:'success', user: AdminUser, invited: boolean}
 //           errors 422 quota_finished {app} | 409 user_already_exists | 422 sso_users_limit_exceeded
 //                  | 422 saml-name-id-taken (another member of the tenant has this SAML name id)
 //                  | 422 'The given data was invalid.' {errors} | 404 not-found (department id of another tenant)
@@ -171,6 +171,8 @@ export interface AdminUser {
   /** Main department (null when none). */
   department: DepartmentRef | null;
   additionalDepartments: DepartmentRef[];
+  /** Ids of `additionalDepartments` (this tenant's only): what the edit dialog sends back. */
+  additional_departments_for_tenant: number[];
   is_admin: 0 | 1;
   role: 'admin' | 'normal';
   allowedApps: AppKey[];

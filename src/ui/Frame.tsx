@@ -44,8 +44,10 @@ function NavLink({ href, active, children }: { href: string; active: boolean; ch
 export function Frame({ data, children }: { data: FrameData; children: ReactNode }) {
   const { t, config } = data;
   const base = config.BASE_PATH;
+  // Deactivated users are a sub-screen of users (reached from its menu): the users entry stays current.
+  const currentEntry = data.activeRoute === 'admin-deactivated-user-management' ? 'admin-user-management' : data.activeRoute;
   const link = (route: string, path: string, key: string) => (
-    <NavLink href={`${base}${path}`} active={data.activeRoute === route}>
+    <NavLink href={`${base}${path}`} active={currentEntry === route}>
       {t(key)}
     </NavLink>
   );
@@ -92,6 +94,7 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
                 {link('twofa-settings', '/admin/twofa', 'drawer.twofa')}
                 {link('ip-restriction', '/admin/ip-restriction', 'drawer.ipRestriction')}
                 {link('sso-setting', '/admin/sso-setting', 'drawer.sso')}
+                {link('activity-logs', '/admin/activity-logs', 'drawer.activityLogs')}
                 {section('drawer.billing')}
                 {link('contact-details', '/admin/contact-details', 'drawer.contactDetails')}
                 {link('subscriptions', '/admin/subscriptions', 'drawer.subscriptions')}

@@ -68,6 +68,7 @@ describe('CSV import: add', () => {
     const list = await b.get(`${API}/admin/users?search=acme.test&sort=email&order=asc`);
     const byEmail = Object.fromEntries(list.body.data.map((u: { email: string }) => [u.email, u]));
     expect(byEmail['ichiro@acme.test']).toMatchObject({ name: '鈴木 一郎', department: { name: '営業部' }, additionalDepartments: [{ name: '開発部' }], allowedApps: ['meishi'], is_admin: 0 });
+    expect(byEmail['ichiro@acme.test'].additional_departments_for_tenant).toEqual([byEmail['ichiro@acme.test'].additionalDepartments[0].id]);
     expect(byEmail['takako@acme.test']).toMatchObject({ name: '高橋 髙子', department: null, allowedApps: ['meishi', 'scheduler'], is_admin: 1 });
     await vi.waitFor(async () => {
       await drainMailQueue(h.deps);

@@ -116,6 +116,7 @@ describe('users list', () => {
       name: 'Acme 管理者',
       department: { id: D.sales, name: '営業部' },
       additionalDepartments: [],
+      additional_departments_for_tenant: [],
       is_admin: 1,
       role: 'admin',
       allowedApps: ['meishi', 'scheduler'],
@@ -171,7 +172,7 @@ describe('add user', () => {
     const b = await signIn();
     const r = await b.post(`${API}/admin/users`, newUser({ additionalDepartmentIds: [D.sales, D.dev], allowedApps: ['meishi', 'scheduler'] }));
     expect(r.status).toBe(201);
-    expect(r.body.message).toBe('success');
+    expect(r.body).toMatchObject({ message: 'success', invited: true });
     // The main department is left out of the additional ones.
     expect(r.body.user).toMatchObject({ email: 'new@acme.test', department: { id: D.dev }, additionalDepartments: [{ id: D.sales, name: '営業部' }], allowedApps: ['meishi', 'scheduler'], isRegistered: false });
     const mail = await h.deps.db.select().from(outbox).where(eq(outbox.recipient, 'new@acme.test')).get();
@@ -193,6 +194,8 @@ describe('add user', () => {
     expect(r.status).toBe(201);
     expect(r.body.user.id).toBe(U.initech);
     expect(r.body.user.isRegistered).toBe(true);
+    // No invitation: the screen says "added" rather than "invitation sent".
+    expect(r.body.invited).toBe(false);
     const mail = await h.deps.db.select().from(outbox).where(eq(outbox.recipient, 'admin@initech.test')).get();
     expect(mail?.subject).toMatch(/Acme Corporation/);
     // The name typed by the admin does not rename the person elsewhere.

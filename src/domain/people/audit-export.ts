@@ -44,7 +44,7 @@ export function csvTime(ms: number): string {
 
 /** Localised title + yyyyMMddHHmmss + .csv */
 export function exportFilename(t: T, now: number): string {
-  return `${t('people.auditCsv.title')}${csvTime(now).replace(/[- :]/g, '')}.csv`;
+  return `${t('titles.activity-logs')}${csvTime(now).replace(/[- :]/g, '')}.csv`;
 }
 
 const encoder = new TextEncoder();

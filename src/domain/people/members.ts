@@ -169,6 +169,7 @@ export async function toAdminUsers(db: Db, tenantId: number, rows: MemberRow[]):
     email: u.email,
     department: mainDepts.find((d) => d.id === m.departmentId) ?? null,
     additionalDepartments: byMember.get(m.id) ?? [],
+    additional_departments_for_tenant: (byMember.get(m.id) ?? []).map((d) => d.id),
     is_admin: m.isAdmin ? 1 : 0,
     role: m.isAdmin ? 'admin' : 'normal',
     allowedApps: memberApps(m, contracted).filter((a) => MANAGED.includes(a)),

@@ -129,7 +129,8 @@ adminPeopleApi.post('/admin/users', people, async (c) => {
     const row = await deps.db.select({ id: mailQueue.id }).from(mailQueue).where(and(eq(mailQueue.userId, user.id), eq(mailQueue.tenantId, tenant.id), eq(mailQueue.status, 'pending'))).get();
     if (row) await drainMailQueue(deps, { ids: [row.id] });
   }
-  return c.json({ message: 'success', user }, 201);
+  // `invited`: false when an already registered person was added (they get an "added" mail).
+  return c.json({ message: 'success', user, invited }, 201);
 });
 
 adminPeopleApi.patch('/admin/users/:id', people, async (c) => {

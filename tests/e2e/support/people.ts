@@ -224,7 +224,7 @@ export const PEOPLE_TEXT = {
     perPage25: 'Show 25 rows per page',
     range: (first: number, last: number, total: number) => `${first}-${last} of ${total}`,
     auditDownload: 'Download audit logs',
-    auditTitle: 'Audit logs',
+    auditTitle: 'Audit Logs',
     addDepartment: 'Add department',
     departmentDialog: 'Add a department',
     editDepartmentDialog: 'Edit the department',

@@ -3,6 +3,7 @@
 // its data on the server and hydrates its islands.
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
+import { activityLogsPage } from './activity-logs';
 import { contactDetailsPage } from './contact-details';
 import { deactivatedPageScreen } from './deactivated';
 import { departmentsPageScreen } from './departments';
@@ -29,3 +30,4 @@ adminSettingsPages.get('/admin/get-more-services', getMoreServicesPage);
 adminSettingsPages.get('/admin/users', usersPageScreen);
 adminSettingsPages.get('/admin/deactivated', deactivatedPageScreen);
 adminSettingsPages.get('/admin/departments', departmentsPageScreen);
+adminSettingsPages.get('/admin/activity-logs', activityLogsPage);

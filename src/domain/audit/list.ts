@@ -1,0 +1,64 @@
+// The activity-log screen (spec 02 route activity-logs, content ours to decide: decision 0021):
+// the tenant's audit entries newest first, one page at a time by keyset (created_at, id), so the
+// screen stays fast on a tenant with millions of entries and pages never shift as entries arrive.
+import { and, desc, eq, lt, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { activityLogs, users } from '../../db/schema';
+
+export const ACTIVITY_PAGE_SIZE = 50;
+
+/** A position in the log: entries strictly older than this one come next. */
+export interface ActivityCursor {
+  createdAt: number;
+  id: number;
+}
+
+/** `?before=<created_at>.<id>`; anything else is the newest page. */
+export function parseCursor(value: string | undefined): ActivityCursor | null {
+  const m = /^(\d{1,15})\.(\d{1,15})$/.exec(value ?? '');
+  return m ? { createdAt: Number(m[1]), id: Number(m[2]) } : null;
+}
+
+export function formatCursor(c: ActivityCursor): string {
+  return `${c.createdAt}.${c.id}`;
+}
+
+export interface ActivityEntry {
+  id: number;
+  createdAt: number;
+  actorName: string | null;
+  actorEmail: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+export async function listActivity(db: Db, tenantId: number, before: ActivityCursor | null, limit = ACTIVITY_PAGE_SIZE): Promise<{ entries: ActivityEntry[]; next: ActivityCursor | null }> {
+  const rows = await db
+    .select({
+      id: activityLogs.id,
+      createdAt: activityLogs.createdAt,
+      actorName: users.name,
+      actorEmail: users.email,
+      action: activityLogs.action,
+      targetType: activityLogs.targetType,
+      targetId: activityLogs.targetId,
+      ipAddress: activityLogs.ipAddress,
+      userAgent: activityLogs.userAgent,
+    })
+    .from(activityLogs)
+    .leftJoin(users, eq(users.id, activityLogs.actorUserId))
+    .where(
+      and(
+        eq(activityLogs.tenantId, tenantId),
+        before ? or(lt(activityLogs.createdAt, before.createdAt), and(eq(activityLogs.createdAt, before.createdAt), lt(activityLogs.id, before.id))) : undefined,
+      ),
+    )
+    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+    .limit(limit + 1);
+  const entries = rows.slice(0, limit);
+  const last = entries[entries.length - 1];
+  return { entries, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+}

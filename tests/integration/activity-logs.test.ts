@@ -1,0 +1,78 @@
+// The activity-log screen (decision 0021): the host tenant's entries only, newest first, keyset
+// pages of 50 with "older" / "newest" links, admins only.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { activityLogs } from '../../src/db/schema';
+import { createHarness, type Harness, type TestClient } from '../support/harness';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(() => h.close());
+
+const ACME = 'acme.localhost:8787';
+async function signedIn(email: string, host = ACME): Promise<TestClient> {
+  const b = h.client(host);
+  expect((await b.login(email)).status).toBe(200);
+  return b;
+}
+const rows = (html: string) => [...html.matchAll(/<code[^>]*>([^<]+)<\/code>/g)].map((m) => m[1]);
+const olderHref = (html: string) => /href="([^"]+)"[^>]*rel="next"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+
+describe('activity log screen', () => {
+  it("shows this tenant's entries, newest first, with who, where and from what", async () => {
+    const b = await signedIn('admin@acme.test');
+    const t0 = h.clock.now();
+    await h.deps.db.insert(activityLogs).values([
+      { tenantId: 1, actorUserId: 1, action: 'test.older', targetType: 'user', targetId: '2', ipAddress: '198.51.100.7', userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36', createdAt: t0 + 1000 },
+      { tenantId: 1, actorUserId: null, action: 'test.newer', createdAt: t0 + 2000 },
+      { tenantId: 2, actorUserId: null, action: 'test.other-tenant', createdAt: t0 + 3000 },
+    ]);
+    const r = await b.get('/accounts/admin/activity-logs');
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('<title>監査ログ | Nexta Meishi</title>');
+    const actions = rows(r.text);
+    expect(actions.slice(0, 2)).toEqual(['test.newer', 'test.older']);
+    // The admin's own sign-in is there too; another tenant's entries never are.
+    expect(actions.some((a) => a?.startsWith('login.'))).toBe(true);
+    expect(actions).not.toContain('test.other-tenant');
+    expect(r.text).toContain('user #2');
+    expect(r.text).toContain('198.51.100.7');
+    expect(r.text).toContain('Chrome 130 (Windows 10)');
+    expect(r.text).toContain('システム');
+    expect(r.text).toContain('href="/accounts/api/admin/activity-logs/export-csv"');
+    expect(olderHref(r.text)).toBeUndefined();
+  });
+
+  it('pages by 50 with an older link that never repeats or skips an entry; a bad cursor is the first page', async () => {
+    const b = await signedIn('admin@acme.test', 'acme.localhost:8787');
+    const t0 = h.clock.now() + 10_000;
+    // Two entries per millisecond: the id breaks the tie.
+    await h.deps.db.insert(activityLogs).values(Array.from({ length: 70 }, (_, i) => ({ tenantId: 1, action: `test.n${String(i).padStart(2, '0')}`, createdAt: t0 + Math.floor(i / 2) })));
+    const first = await b.get('/accounts/admin/activity-logs');
+    const page1 = rows(first.text);
+    expect(page1).toHaveLength(50);
+    expect(page1[0]).toBe('test.n69');
+    const href = olderHref(first.text);
+    expect(href).toMatch(/^\/accounts\/admin\/activity-logs\?before=\d+\.\d+$/);
+    const second = await b.get(href!);
+    const page2 = rows(second.text);
+    const seen = [...page1, ...page2].filter((a) => a?.startsWith('test.n'));
+    expect(seen).toEqual(Array.from({ length: 70 }, (_, i) => `test.n${String(69 - i).padStart(2, '0')}`));
+    expect(second.text).toContain('data-testid="activity-newest"');
+    for (const bad of ['x', '1.2.3', '-1.5', '9'.repeat(30) + '.1']) {
+      expect(rows((await b.get(`/accounts/admin/activity-logs?before=${encodeURIComponent(bad)}`)).text)[0]).toBe('test.n69');
+    }
+  });
+
+  it('is for admins only: a normal user and a tenant manager go to my-account', async () => {
+    for (const [email, host] of [
+      ['user@acme.test', ACME],
+      ['manager@staff.test', 'initech.localhost:8787'],
+    ] as const) {
+      const r = await (await signedIn(email, host)).get('/accounts/admin/activity-logs');
+      expect(r.status, email).toBe(302);
+      expect(r.headers.get('location')).toBe('/accounts/my-account');
+    }
+  });
+});

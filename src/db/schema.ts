@@ -655,7 +655,8 @@ export const mailQueue = sqliteTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['invitation'] }).notNull(),
+    /** invitation: to set a password; added: a registered user now belongs to this tenant too. */
+    kind: text('kind', { enum: ['invitation', 'added'] }).notNull(),
     status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     availableAt: integer('available_at').notNull(),

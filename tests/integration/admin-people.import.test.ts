@@ -81,6 +81,21 @@ describe('CSV import: add', () => {
     expect((await h.deps.db.select().from(activityLogs).where(eq(activityLogs.action, 'users.imported')).get())?.details).toEqual({ filename: '社員.csv', count: 2 });
   });
 
+  it('a registered portal user in the file joins this tenant and is told so, not invited again', async () => {
+    const b = await signIn();
+    const r = await upload(b, '/admin/users/import', { bytes: csv([['Initech Admin', 'admin@initech.test', '', '', '1', '0', '0']]) });
+    expect(r.body).toEqual({ message: 'success', count: 1 });
+    expect((await h.deps.db.select().from(mailQueue)).map((q) => q.kind)).toEqual(['added']);
+    await vi.waitFor(async () => {
+      await drainMailQueue(h.deps);
+      expect((await h.deps.db.select().from(mailQueue)).map((q) => q.status)).toEqual(['sent']);
+    });
+    const [mail] = await h.deps.db.select().from(outbox).where(eq(outbox.recipient, 'admin@initech.test'));
+    expect(mail?.subject).toMatch(/Acme Corporation/);
+    expect(mail?.body).not.toMatch(/\/register\//);
+    expect(mail?.body).toMatch(/acme\.localhost:8787\/accounts\/login/);
+  });
+
   it('accepts UTF-8 with and without BOM and English headers', async () => {
     const b = await signIn();
     const one = csv([['A', 'a@acme.test', '', '', '1', '0', '0']], 'en');
@@ -325,7 +340,7 @@ describe('audit log export', () => {
     const b = await signIn();
     await b.request('PATCH', `${API}/user/language`, { json: { language: 'en' } });
     const res = await h.app.request(`${b.origin}${API}/admin/activity-logs/export-csv`, { headers: { cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
-    expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''Audit%20logs20261121090000.csv`);
+    expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''Audit%20Logs20261121090000.csv`);
     await res.arrayBuffer();
   });
 });

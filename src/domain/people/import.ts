@@ -263,9 +263,10 @@ export async function importUsers(
           SELECT ${tenant.id}, u.id, j.value->>'admin', j.value->>'dept', CASE WHEN u.password_hash IS NULL THEN ${now} END,
             CASE WHEN j.value->>'meishi' = 1 THEN ${now} END, CASE WHEN j.value->>'scheduler' = 1 THEN ${now} END, ${now}, ${now}
           FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
+        // New people are invited; people who already have a portal password are told they were added.
         rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
-          SELECT ${tenant.id}, u.id, 'invitation', 'pending', 0, ${now}, ${now}
-          FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email' WHERE u.password_hash IS NULL`),
+          SELECT ${tenant.id}, u.id, CASE WHEN u.password_hash IS NULL THEN 'invitation' ELSE 'added' END, 'pending', 0, ${now}, ${now}
+          FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
         rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
           SELECT ${tenant.id}, ${actor.userId}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${ua},
             json_object('email', u.email, 'import_log_id', ${log!.id}), ${now}

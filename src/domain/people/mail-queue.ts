@@ -7,6 +7,7 @@ import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { mailQueue, tenants, tenantUsers, users } from '../../db/schema';
 import { sendInvitation } from '../auth/registration';
+import { sendAddedToTenant } from './users';
 
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
@@ -47,8 +48,13 @@ export async function drainMailQueue(deps: Deps, opts: { limit?: number; ids?: n
         .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
         .where(eq(users.id, claimed.userId))
         .get();
+      const member = row && row.member.deactivatedAt === null && row.member.operationStatus === null;
+      if (member && claimed.kind === 'added') {
+        await sendAddedToTenant(deps, row.user, row.tenant);
+        sent++;
+      }
       // Nothing to send any more: the member left, was deactivated, or registered meanwhile.
-      if (row && row.member.deactivatedAt === null && row.member.operationStatus === null && row.user.passwordHash === null) {
+      else if (member && claimed.kind === 'invitation' && row.user.passwordHash === null) {
         try {
           await sendInvitation(deps, row.user, row.tenant);
         } catch (e) {

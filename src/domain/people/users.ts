@@ -119,6 +119,12 @@ export function queueInvitation(deps: Deps, tenantId: number, userId: number, no
 }
 
 /** POST admin/users. Returns the user and whether an invitation was queued. */
+/** The mail to a registered portal user who was added to another tenant: sign in as before. */
+export function sendAddedToTenant(deps: Deps, user: { id: number; name: string; email: string; language: 'ja' | 'en' }, tenant: Tenant) {
+  const url = `${publicOrigin(deps.config.PUBLIC_URL, tenant)}${deps.config.BASE_PATH}/login`;
+  return sendMail(deps, user, 'addedToTenant', { name: user.name, tenant: tenant.name, url }, tenant.id);
+}
+
 export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, actor: PeopleActor): Promise<{ user: AdminUser; invited: boolean }> {
   const { db, clock } = deps;
   const email = input.email.toLowerCase();
@@ -176,8 +182,7 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   const user = await db.select().from(users).where(eq(users.email, email)).get();
   if (existing?.passwordHash) {
     // A portal user who already has a password is told, and signs in as before.
-    const url = `${publicOrigin(deps.config.PUBLIC_URL, tenant)}${deps.config.BASE_PATH}/login`;
-    await sendMail(deps, existing, 'addedToTenant', { name: existing.name, tenant: tenant.name, url }, tenant.id).catch((err) =>
+    await sendAddedToTenant(deps, existing, tenant).catch((err) =>
       console.error(JSON.stringify({ level: 'error', msg: 'added-to-tenant mail failed', error: String(err) })),
     );
   }

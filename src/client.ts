@@ -1,6 +1,7 @@
 // Browser entry: hydrates each island on the page with its own code-split chunk.
 import { createElement, type ComponentType } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { addLanguage, isLang } from './shared/i18n';
 
 const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = {
   LoginForm: () => import('./islands/LoginForm'),
@@ -39,12 +40,16 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   Departments: () => import('./islands/Departments'),
 };
 
+// Only the page's language is downloaded (one chunk per language), alongside the islands' chunks.
+const pageLang = document.documentElement.lang;
+const language = (pageLang === 'en' ? import('../locales/en.json') : import('../locales/ja.json')).then((m) => addLanguage(isLang(pageLang) ? pageLang : 'ja', m.default));
+
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
   const load = islands[el.dataset.island ?? ''];
   const propsEl = document.getElementById(`${el.dataset.islandId}-props`);
   if (!load || !propsEl) continue;
   const props = JSON.parse(propsEl.textContent || '{}');
-  void load().then((m) => {
+  void Promise.all([load(), language]).then(([m]) => {
     hydrateRoot(el, createElement(m.default, props));
     el.dataset.hydrated = 'true';
   });

@@ -20,6 +20,14 @@ void instance.init({
 
 export type T = TFunction;
 
+/**
+ * The browser bundle holds no translations (scripts/build.mjs empties the imports above): the
+ * browser entry adds the page's language, loaded as a chunk of its own, before hydrating.
+ */
+export function addLanguage(lang: Lang, translations: object): void {
+  instance.addResourceBundle(lang, 'translation', translations, true, true);
+}
+
 export function getT(lang: Lang): T {
   return instance.getFixedT(lang);
 }

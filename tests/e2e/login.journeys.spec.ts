@@ -147,3 +147,24 @@ test('the login form can be completed with the keyboard alone', async ({ page })
   await expect(page).toHaveURL(`${origin('acme')}/scheduler/`);
   await expect(page.getByTestId('stand-in-user')).toHaveText(t.standInSignedIn('Acme 管理者', 'admin@acme.test'));
 });
+
+// The browser downloads the texts of the page's language only (scripts/build.mjs, src/client.ts).
+for (const { lang, locale } of LANGUAGES) {
+  test.describe(`a page in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
+    test.use({ locale });
+
+    test("loads that language's texts and not the other's", async ({ page }) => {
+      const scripts: Promise<string>[] = [];
+      page.on('response', (r) => {
+        if (r.request().resourceType() === 'script') scripts.push(r.text());
+      });
+      await gotoHydrated(page, `${origin('acme')}${BASE}/login`);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      const bodies = await Promise.all(scripts);
+      const own = lang === 'ja' ? 'パスワードをお忘れですか？' : 'Forgot your password?';
+      const other = lang === 'ja' ? 'Forgot your password?' : 'パスワードをお忘れですか？';
+      expect(bodies.some((b) => b.includes(own))).toBe(true);
+      expect(bodies.some((b) => b.includes(other))).toBe(false);
+    });
+  });
+}

@@ -375,9 +375,12 @@ export default function UsersScreen(p: UsersScreenProps) {
           schedulerAllowed={list.schedulerAllowed}
           ssoOptions={list.ssoOptionsVisible}
           onClose={() => setDialog(null)}
-          onSaved={(message) => {
+          onSaved={(message, saved) => {
             setDialog(null);
             show('success', message);
+            // The edited row is current at once: an edit opened before the reload below answers
+            // must not start from the row as it was before this save.
+            if (saved) setList((l) => ({ ...l, data: l.data.map((u) => (u.id === saved.id ? saved : u)) }));
             void reload();
           }}
           onError={(message, ms) => show('error', message, ms)}

@@ -27,7 +27,8 @@ export interface UserDialogProps {
   ssoOptions: boolean;
   onClose: () => void;
   /** A change was saved: the message to show, and whether a toast is an error. */
-  onSaved: (message: string) => void;
+  /** `user`: the saved row as the server answered it (the list shows it at once). */
+  onSaved: (message: string, user: PersonRow | null) => void;
   onError: (message: string, timeoutMs?: number) => void;
   /** A CSV import went through: the list is read again; the dialog stays with its outcome. */
   onImported: () => void;
@@ -147,6 +148,7 @@ export function UserDialog(p: UserDialogProps) {
           ? t(r.data.message === 'sent-register-mail-to-new-email-id' ? 'people.form.updatedNewEmail' : 'people.form.updated')
           : // An existing account (a member elsewhere) is added without an invitation.
             t(r.data.invited === false ? 'people.form.addedNoInvite' : 'people.form.added'),
+        (r.data.user as PersonRow | undefined) ?? null,
       );
       return;
     }

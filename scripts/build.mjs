@@ -5,6 +5,7 @@ import { createGenerator } from 'unocss';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { browserBuildOptions } from './browser-build-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = (process.env.BASE_PATH ?? '/accounts').replace(/\/+$/, '');
@@ -16,36 +17,7 @@ const out = `${staging}${base}/assets`;
 await rm(staging, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 
-// The browser loads only the page's language, as a chunk of its own (src/client.ts imports it):
-// here the static locale imports of src/shared/i18n.ts, which the server uses, are empty objects.
-const pageLanguageOnly = {
-  name: 'page-language-only',
-  setup(b) {
-    b.onResolve({ filter: /locales\/(ja|en)\.json$/ }, (args) =>
-      args.importer.replaceAll('\\', '/').endsWith('src/shared/i18n.ts') ? { path: args.path, namespace: 'empty-locale' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'empty-locale' }, () => ({ contents: '{}', loader: 'json' }));
-  },
-};
-
-const result = await build({
-  entryPoints: [`${root}src/client.ts`],
-  plugins: [pageLanguageOnly],
-  outdir: out,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  minify: true,
-  target: 'es2022',
-  metafile: true,
-  chunkNames: 'chunk-[hash]',
-  entryNames: '[name]',
-  define: { 'process.env.NODE_ENV': '"production"' },
-  legalComments: 'none',
-  // Japanese text as UTF-8, not \uXXXX escapes (module scripts are always decoded as UTF-8).
-  charset: 'utf8',
-  logLevel: 'warning',
-});
+const result = await build({ ...browserBuildOptions(root), outdir: out });
 
 const { default: config } = await import(`${root}uno.config.ts`).catch(async () => {
   // Node cannot import .ts directly: compile the config with esbuild first.

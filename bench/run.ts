@@ -441,7 +441,7 @@ function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof
   lines.push('');
   lines.push('## JavaScript and CSS each page ships', '');
   lines.push(
-    "Method: fetch the page's HTML, take its module script(s) and the islands it marks (`data-island`); resolve each island to its chunk and follow static imports through esbuild's metafile (a build with the same options as scripts/build.mjs, `write: false`); check every file is served and identical to that build; sum the files. gzip is `zlib.gzipSync` level 9 of each file on its own (as each is transferred).",
+    "Method: fetch the page's HTML, take its module script(s) and the islands it marks (`data-island`); resolve each island to its chunk, add the chunk with the texts of the page's `<html lang>`, and follow static imports through esbuild's metafile (a build with the same options as scripts/build.mjs, `write: false`); check every file is served and identical to that build; sum the files. gzip is `zlib.gzipSync` level 9 of each file on its own (as each is transferred).",
     '',
   );
   lines.push('| page | islands | JS files | JS raw | JS gzip | HTML raw | HTML gzip |');

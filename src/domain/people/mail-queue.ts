@@ -48,13 +48,13 @@ export async function drainMailQueue(deps: Deps, opts: { limit?: number; ids?: n
         .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
         .where(eq(users.id, claimed.userId))
         .get();
+      // Nothing is sent (the row is done) when the member left or was deactivated meanwhile, or,
+      // for an invitation, has registered meanwhile.
       const member = row && row.member.deactivatedAt === null && row.member.operationStatus === null;
       if (member && claimed.kind === 'added') {
         await sendAddedToTenant(deps, row.user, row.tenant);
         sent++;
-      }
-      // Nothing to send any more: the member left, was deactivated, or registered meanwhile.
-      else if (member && claimed.kind === 'invitation' && row.user.passwordHash === null) {
+      } else if (member && claimed.kind === 'invitation' && row.user.passwordHash === null) {
         try {
           await sendInvitation(deps, row.user, row.tenant);
         } catch (e) {

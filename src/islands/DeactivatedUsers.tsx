@@ -8,7 +8,7 @@ import { getT, type Lang, type T } from '../shared/i18n';
 import type { DeactivatedUsersPage } from '../shared/people-schemas';
 import { DEFAULT_LIST_QUERY, type ListQuery } from '../shared/people-ui';
 import { BTN_SMALL, ConfirmDialog, Toast, useToast } from './admin-parts';
-import { DateCell, DeletingChip, EmptyRow, Pager, TABLE, TABLE_WRAP, TD, TH } from './people-parts';
+import { DateCell, deleteUser, DeletingChip, EmptyRow, Pager, TABLE, TABLE_WRAP, TD, TH, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, PersonRow } from './people-types';
 
 export interface DeactivatedUsersProps {
@@ -18,7 +18,6 @@ export interface DeactivatedUsersProps {
   apps: AllowedAppInfo[];
 }
 
-const POLL_MS = 1500;
 
 export default function DeactivatedUsers(p: DeactivatedUsersProps) {
   const t = getT(p.lang);
@@ -48,12 +47,7 @@ export default function DeactivatedUsers(p: DeactivatedUsersProps) {
     if (allowed.ok && Array.isArray(allowed.data)) setApps(allowed.data);
   };
 
-  const deleting = list.data.some((u) => u.operationStatus === 'deleting');
-  useEffect(() => {
-    if (!hydrated || !deleting) return;
-    const id = setInterval(() => void reload(), POLL_MS);
-    return () => clearInterval(id);
-  }, [hydrated, deleting]);
+  useDeletingPoll(list.data, hydrated, reload);
 
   // Spec 02 section 4: reactivation is refused while the tenant's first app has no free seat.
   const firstApp = apps[0];
@@ -73,16 +67,16 @@ export default function DeactivatedUsers(p: DeactivatedUsersProps) {
       } else show('error', t(r.data.message === 'quota_finished' ? 'people.errors.noSeatToReactivate' : 'errors.generic'));
       return;
     }
-    const r = await api(p.basePath, 'DELETE', `admin/users/${u.id}`);
+    const result = await deleteUser(p.basePath, t, u.id);
     setBusy(false);
     setConfirm(null);
-    if (r.status === 202) {
+    if (result.kind === 'started') {
       setList((l) => ({ ...l, data: l.data.map((x) => (x.id === u.id ? { ...x, operationStatus: 'deleting' } : x)) }));
       show('success', t('people.users.deleteStarted', { name: u.name }));
-    } else if (r.ok) {
+    } else if (result.kind === 'done') {
       show('success', t('people.users.deletedOne', { name: u.name }));
       await reload();
-    } else show('error', t(r.data.message === 'cannot-delete-last-admin' ? 'people.errors.cannotDeleteLastAdmin' : 'errors.generic'));
+    } else show('error', result.text);
   };
 
   return (

@@ -10,7 +10,7 @@ import { getT, type Lang, type T } from '../shared/i18n';
 import { listApiQuery, listQueryString, type ListQuery } from '../shared/people-ui';
 import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, BTN_SMALL_DANGER, ConfirmDialog, Toast, useToast } from './admin-parts';
 import { ImportDialog } from './import-dialog';
-import { DateCell, DeletingChip, EmptyRow, LINK, Pager, RelativeTime, SortHeader, TABLE, TABLE_WRAP, TD, TH } from './people-parts';
+import { DateCell, deleteUser, DeletingChip, EmptyRow, LINK, Pager, RelativeTime, SortHeader, TABLE, TABLE_WRAP, TD, TH, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
 import { UserDialog } from './user-dialog';
 
@@ -31,7 +31,6 @@ export interface UsersScreenProps {
 const DATE_COLUMNS = ['created_at', 'last_active_at'];
 const TOUR_KEY = 'portal.tour.addUser';
 const INVITED_KEY = 'portal.invitesSent';
-const POLL_MS = 1500;
 
 function invitedThisSession(): Set<number> {
   try {
@@ -101,12 +100,7 @@ export default function UsersScreen(p: UsersScreenProps) {
   };
 
   // A deletion running in the background: read the list again until its user is gone.
-  const deleting = list.data.some((u) => u.operationStatus === 'deleting');
-  useEffect(() => {
-    if (!hydrated || !deleting) return;
-    const id = setInterval(() => void reload(), POLL_MS);
-    return () => clearInterval(id);
-  }, [hydrated, deleting]);
+  useDeletingPoll(list.data, hydrated, reload);
 
   const noSeat = apps.length === 0 || apps.every((a) => !a.isSeatAvailable);
   const addDisabled = !hydrated || noSeat;
@@ -151,20 +145,16 @@ export default function UsersScreen(p: UsersScreenProps) {
       }
       return;
     }
-    const r = await api(p.basePath, 'DELETE', `admin/users/${u.id}`);
+    const result = await deleteUser(p.basePath, t, u.id);
     setBusy(false);
     setConfirm(null);
-    if (r.status === 202) {
+    if (result.kind === 'started') {
       setList((l) => ({ ...l, data: l.data.map((x) => (x.id === u.id ? { ...x, operationStatus: 'deleting' } : x)) }));
       show('success', t('people.users.deleteStarted', { name: u.name }));
-      return;
-    }
-    if (r.ok) {
+    } else if (result.kind === 'done') {
       show('success', t('people.users.deletedOne', { name: u.name }));
       await reload();
-      return;
-    }
-    show('error', t(r.data.message === 'cannot-delete-last-admin' || r.data.error === 'cannot-delete-last-admin' ? 'people.errors.cannotDeleteLastAdmin' : 'errors.generic'));
+    } else show('error', result.text);
   };
 
   const ssoForAll = async (on: boolean) => {

@@ -1,7 +1,9 @@
 // Pieces the people screens share (spec 02 "User management", "Deactivated users", "Departments"):
 // the table's look, sortable column headers and the pager as plain links (so sorting and paging
-// work before and without JavaScript), the "deleting" chip, and dates. Not an island itself.
-import type { ReactNode } from 'react';
+// work before and without JavaScript), the "deleting" chip and its polling, the delete call, and
+// dates. Not an island itself.
+import { useEffect, type ReactNode } from 'react';
+import { api } from '../shared/api';
 import { formatDateTime } from '../shared/dates';
 import type { Lang, T } from '../shared/i18n';
 import { listQueryString, nextSort, PAGE_SIZES, pageCount, timeFromNow, type ListQuery } from '../shared/people-ui';
@@ -107,6 +109,30 @@ export function Pager({
       </div>
     </nav>
   );
+}
+
+/** How often a list with a "deleting" row is read again until the deletion job has finished. */
+const DELETING_POLL_MS = 1500;
+
+/** Reads the list again while one of its rows is being deleted in the background. */
+export function useDeletingPoll(rows: { operationStatus: string | null }[], hydrated: boolean, reload: () => Promise<unknown>): void {
+  const deleting = rows.some((u) => u.operationStatus === 'deleting');
+  useEffect(() => {
+    if (!hydrated || !deleting) return;
+    const id = setInterval(() => void reload(), DELETING_POLL_MS);
+    return () => clearInterval(id);
+  }, [hydrated, deleting]);
+}
+
+/**
+ * DELETE admin/users/{id} (spec 02 section 7): `started` when the server answers 202 (the job goes
+ * on; the row shows the chip), `done` on 204, otherwise the message to show.
+ */
+export async function deleteUser(basePath: string, t: T, id: number): Promise<{ kind: 'started' } | { kind: 'done' } | { kind: 'error'; text: string }> {
+  const r = await api(basePath, 'DELETE', `admin/users/${id}`);
+  if (r.status === 202) return { kind: 'started' };
+  if (r.ok) return { kind: 'done' };
+  return { kind: 'error', text: t(r.data.message === 'cannot-delete-last-admin' ? 'people.errors.cannotDeleteLastAdmin' : 'errors.generic') };
 }
 
 export function DeletingChip({ t }: { t: T }) {

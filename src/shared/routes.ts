@@ -10,6 +10,8 @@ export interface RouteDef {
   ssoRestricted?: boolean;
   /** Public route that a signed-in user may still open (login, verify, reset, open-meishi-mobile). */
   openWhenAuthenticated?: boolean;
+  /** A sub-screen without a drawer entry of its own: the drawer marks this route's entry instead. */
+  drawerEntry?: string;
 }
 
 export const ROUTES: RouteDef[] = [
@@ -29,7 +31,7 @@ export const ROUTES: RouteDef[] = [
   { name: 'saml-login-error', paths: ['/saml-login-error'], access: 'authenticated' },
   { name: 'saml-test-passed', paths: ['/saml-test-passed'], access: 'authenticated' },
   { name: 'admin-user-management', paths: ['/admin/users'], access: 'admin-or-manager' },
-  { name: 'admin-deactivated-user-management', paths: ['/admin/deactivated'], access: 'admin-or-manager' },
+  { name: 'admin-deactivated-user-management', paths: ['/admin/deactivated'], access: 'admin-or-manager', drawerEntry: 'admin-user-management' },
   { name: 'admin-department-management', paths: ['/admin/departments'], access: 'admin-or-manager' },
   { name: 'tenant-settings', paths: ['/admin/tenant-settings'], access: 'admin' },
   { name: 'password-policy-settings', paths: ['/admin/passwords'], access: 'admin' },

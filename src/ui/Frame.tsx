@@ -20,6 +20,7 @@ export interface FrameData {
   apps: AppKey[];
   tenants: { id: number; name: string; hostLabel: string; current: boolean }[];
   currentPath: string;
+  /** The drawer entry to mark current (src/shared/routes.ts `drawerEntry`, else the route). */
   activeRoute: string | null;
   /** A toast named by the page's `?notice=` query (src/shared/notices.ts), or none. */
   notice?: AccountNoticeName | null;
@@ -44,10 +45,8 @@ function NavLink({ href, active, children }: { href: string; active: boolean; ch
 export function Frame({ data, children }: { data: FrameData; children: ReactNode }) {
   const { t, config } = data;
   const base = config.BASE_PATH;
-  // Deactivated users are a sub-screen of users (reached from its menu): the users entry stays current.
-  const currentEntry = data.activeRoute === 'admin-deactivated-user-management' ? 'admin-user-management' : data.activeRoute;
   const link = (route: string, path: string, key: string) => (
-    <NavLink href={`${base}${path}`} active={currentEntry === route}>
+    <NavLink href={`${base}${path}`} active={data.activeRoute === route}>
       {t(key)}
     </NavLink>
   );

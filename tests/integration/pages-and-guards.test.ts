@@ -106,6 +106,13 @@ describe('server-rendered pages', () => {
     expect((await b.get('/accounts/security')).status).toBe(200);
   });
 
+  it('the drawer marks the current screen; deactivated users, reached from the users screen, mark its entry', async () => {
+    const b = await signedIn('admin@acme.test');
+    const current = async (path: string) => /<a href="([^"]+)" aria-current="page"/.exec((await b.get(path)).text)?.[1];
+    expect(await current('/accounts/admin/departments')).toBe('/accounts/admin/departments');
+    expect(await current('/accounts/admin/deactivated')).toBe('/accounts/admin/users');
+  });
+
   it('a normal user sees no admin entries; the user language setting wins over the cookie', async () => {
     const b = await signedIn('multi@example.test'); // language en
     const r = await b.get('/accounts/my-account', { headers: { cookie: `${[...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ')}; portal_locale=ja` } });

@@ -25,7 +25,7 @@ export async function loadFrame(c: Ctx) {
     apps: current?.apps ?? [],
     tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), current: m.tenant.id === host?.id })),
     currentPath: url.pathname + url.search,
-    activeRoute: c.var.route?.name ?? null,
+    activeRoute: c.var.route?.drawerEntry ?? c.var.route?.name ?? null,
     notice,
     trialExpired: host?.status === 'trial_expired_not_yet_contracted' && hasAccess(c, 'admin') ? { initialSubdomain: host.initialSubdomain } : null,
   };

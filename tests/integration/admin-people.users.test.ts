@@ -451,6 +451,24 @@ describe('invitations, SSO for all, app usage', () => {
     expect((await b.post(`${API}/admin/users/invite`, { users: [U.user] })).body).toEqual({ message: 'already-registered' });
   });
 
+  it('a re-send within the same second mails the same, still valid link', async () => {
+    const b = await signIn();
+    await b.post(`${API}/admin/users`, newUser());
+    const id = (await h.deps.db.select().from(users).where(eq(users.email, 'new@acme.test')).get())!.id;
+    expect((await b.post(`${API}/admin/users/invite`, { users: [id] })).body).toEqual({ message: 'success', count: 1 });
+    await drainMailQueue(h.deps);
+    const mails = await h.deps.db.select().from(outbox).where(eq(outbox.recipient, 'new@acme.test'));
+    expect(mails).toHaveLength(2);
+    const link = (body: string) => /https?:\/\/\S+\/register\/\S+signature=[A-Za-z0-9_-]+/.exec(body)?.[0];
+    expect(link(mails[1]!.body)).toBe(link(mails[0]!.body));
+    expect((await h.deps.db.select().from(mailQueue).where(eq(mailQueue.userId, id))).every((q) => q.status === 'sent')).toBe(true);
+    // The link opens the registration page.
+    const url = new URL(link(mails[1]!.body)!);
+    const page = await h.client(ACME).get(url.pathname + url.search);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('new@acme.test');
+  });
+
   it('invites all not-registered members through the throttled queue', async () => {
     const b = await signIn();
     for (let i = 0; i < 3; i++) await h.deps.db.insert(users).values({ name: `n${i}`, email: `n${i}@acme.test` });

@@ -25,7 +25,10 @@ export function unsignedLink(origin: string, basePath: string, purpose: LinkPurp
   return `${origin}${basePath}/${purpose}/${encodeURIComponent(email)}?expires=${expires}&id=${userId}`;
 }
 
-/** Creates the link row and returns the signed URL (expires in seconds since the epoch). */
+/**
+ * Creates the link row and returns the signed URL (expires in seconds since the epoch). A link
+ * issued again within the same second is the same URL, so its row already exists and is reused.
+ */
 export async function issueLink(deps: Deps, user: User, tenant: Tenant | null, purpose: LinkPurpose, days: number): Promise<string> {
   const { db, clock, config } = deps;
   const now = clock.now();
@@ -40,7 +43,7 @@ export async function issueLink(deps: Deps, user: User, tenant: Tenant | null, p
     signatureHash: sha256Hex(signature),
     expiresAt: expires * 1000,
     createdAt: now,
-  });
+  }).onConflictDoNothing({ target: emailLinks.signatureHash });
   return `${unsigned}&signature=${signature}`;
 }
 

@@ -55,15 +55,7 @@ export async function drainMailQueue(deps: Deps, opts: { limit?: number; ids?: n
         await sendAddedToTenant(deps, row.user, row.tenant);
         sent++;
       } else if (member && claimed.kind === 'invitation' && row.user.passwordHash === null) {
-        try {
-          await sendInvitation(deps, row.user, row.tenant);
-        } catch (e) {
-          // A link is unique per user and expiry second: a re-send in the same second as the
-          // previous invitation collides; the next second makes a new link.
-          if (!/UNIQUE constraint failed: email_links/i.test(`${String(e)} ${String((e as { cause?: unknown }).cause ?? '')}`)) throw e;
-          await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-          await sendInvitation(deps, row.user, row.tenant);
-        }
+        await sendInvitation(deps, row.user, row.tenant);
         sent++;
       }
       await db.update(mailQueue).set({ status: 'sent', sentAt: clock.now(), lockedUntil: null }).where(eq(mailQueue.id, id));

@@ -15,3 +15,12 @@ export class ValidationError extends AppError {
     super('The given data was invalid.', 422, { errors });
   }
 }
+
+/**
+ * Whether a database error is a unique-index violation on `table` (libSQL and D1 both report
+ * "UNIQUE constraint failed: <table>.<column>", D1 sometimes only in the error's cause).
+ */
+export function isUniqueViolation(e: unknown, table: string): boolean {
+  const text = `${String(e)} ${String((e as { cause?: unknown } | null)?.cause ?? '')}`;
+  return text.includes(`UNIQUE constraint failed: ${table}.`);
+}

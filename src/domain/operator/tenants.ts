@@ -7,7 +7,7 @@ import { contractDetails, tenantApps, tenants, tenantUsers, users, type Tenant }
 import type { CreateTenantInput, UpdateTenantInput } from '../../shared/operator-schemas';
 import { auditInsert } from '../audit/log';
 import { sendInvitation } from '../auth/registration';
-import { AppError } from '../errors';
+import { AppError, isUniqueViolation } from '../errors';
 import { RESERVED_SUBDOMAINS } from '../tenants/settings';
 import type { OperatorIdentity } from './tokens';
 
@@ -207,7 +207,7 @@ export async function createTenant(deps: Deps, actor: OperatorActor, input: Crea
     ]);
   } catch (e) {
     // A concurrent create took the label between the check and the batch (unique index).
-    if (/UNIQUE/i.test(String(e)) || /UNIQUE/i.test(String((e as { cause?: unknown }).cause))) throw new AppError('subdomain-taken', 409);
+    if (isUniqueViolation(e, 'tenants')) throw new AppError('subdomain-taken', 409);
     throw e;
   }
   const tenant = (await db.select().from(tenants).where(eq(tenants.initialSubdomain, label)).get())!;

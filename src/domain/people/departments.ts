@@ -6,7 +6,7 @@ import { additionalDepartments, departments, tenantUsers, users, type Tenant } f
 import type { Department, DepartmentWithUsers } from '../../shared/people-schemas';
 import type { T } from '../../shared/i18n';
 import { auditInsert } from '../audit/log';
-import { AppError, ValidationError } from '../errors';
+import { AppError, isUniqueViolation, ValidationError } from '../errors';
 import { iso, rawStatement } from './members';
 import type { PeopleActor } from './users';
 
@@ -56,7 +56,6 @@ async function assertFreeName(deps: Deps, tenantId: number, name: string, except
   if (same && same.id !== exceptId) nameExists(t);
 }
 
-const isUnique = (e: unknown) => /UNIQUE constraint failed: departments/i.test(`${String(e)} ${String((e as { cause?: unknown })?.cause ?? '')}`);
 
 export async function addDepartment(deps: Deps, tenant: Tenant, name: string, actor: PeopleActor, t: T): Promise<Department> {
   await assertFreeName(deps, tenant.id, name, null, t);
@@ -69,7 +68,7 @@ export async function addDepartment(deps: Deps, tenant: Tenant, name: string, ac
     const d = inserted[0]!;
     return { id: d.id, name: d.name, created_at: iso(d.createdAt)!, users_count: 0, additional_users_count: 0 };
   } catch (e) {
-    if (isUnique(e)) nameExists(t);
+    if (isUniqueViolation(e, 'departments')) nameExists(t);
     throw e;
   }
 }
@@ -84,7 +83,7 @@ export async function renameDepartment(deps: Deps, tenant: Tenant, id: number, n
       auditInsert(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'department.renamed', targetType: 'department', targetId: id, ipAddress: actor.ip, userAgent: actor.userAgent, details: { from: before.name, to: name } }, now),
     ]);
   } catch (e) {
-    if (isUnique(e)) nameExists(t);
+    if (isUniqueViolation(e, 'departments')) nameExists(t);
     throw e;
   }
   return (await listDepartments(deps, tenant.id)).find((d) => d.id === id)!;

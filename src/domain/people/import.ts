@@ -19,7 +19,7 @@ import {
   type ImportRowError,
   type ManagedApp,
 } from '../../shared/people-schemas';
-import { AppError } from '../errors';
+import { AppError, isUniqueViolation } from '../errors';
 import { activeAdminCount, adminGuard, assertSeats, contractedApps, iso, isGuardFailure, seatGuard, rawStatement } from './members';
 import type { PeopleActor } from './users';
 
@@ -312,7 +312,7 @@ export async function importUsers(
       await assertSeats(db, tenant.id, { meishi: Math.max(0, extra.meishi), scheduler: Math.max(0, extra.scheduler) });
       throw new AppError('invalid-csv', 422, { rows: [{ row: 1, column: 'is_admin', error: 'lastAdmin' }] });
     }
-    if (/UNIQUE constraint failed: tenant_users/i.test(`${String(e)} ${String((e as { cause?: unknown }).cause ?? '')}`)) {
+    if (isUniqueViolation(e, 'tenant_users')) {
       throw new AppError('invalid-csv', 422, { rows: [{ row: 1, column: 'email', error: 'alreadyMember' }] });
     }
     throw e;

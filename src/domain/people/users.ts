@@ -7,7 +7,7 @@ import type { Deps } from '../../deps';
 import { additionalDepartments, mailQueue, samlSettings, sessions, tenantUsers, users, type Tenant } from '../../db/schema';
 import type { AdminUser, ManagedApp, UserInput, UserUpdateInput } from '../../shared/people-schemas';
 import { auditInsert } from '../audit/log';
-import { AppError } from '../errors';
+import { AppError, isUniqueViolation } from '../errors';
 import { sendMail } from '../mail/messages';
 import { publicOrigin } from '../tenants/hosts';
 import {
@@ -176,7 +176,7 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
     await runGuarded(deps, tenant, statements, () => seatError(deps, tenant, apps));
   } catch (e) {
     // A concurrent add of the same address hit the unique index.
-    if (/UNIQUE constraint failed: tenant_users/i.test(`${String(e)} ${String((e as { cause?: unknown }).cause ?? '')}`)) throw new AppError('user_already_exists', 409);
+    if (isUniqueViolation(e, 'tenant_users')) throw new AppError('user_already_exists', 409);
     throw e;
   }
   const user = await db.select().from(users).where(eq(users.email, email)).get();

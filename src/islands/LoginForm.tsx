@@ -31,6 +31,8 @@ export interface LoginFormProps {
   startUrl?: string | null;
   /** SSO active-users status of this host's tenant at startup (spec 01 "SSO status at startup"). */
   ssoStatus?: 'none' | 'some' | 'all';
+  /** `?email=`: what a submit before hydration (a plain GET of this page) carried over. */
+  initialEmail?: string | null;
 }
 
 type Step = 'email' | 'password' | 'sso';
@@ -41,7 +43,7 @@ export default function LoginForm(props: LoginFormProps) {
   const t = getT(lang);
   const outlookToken = props.source === 'outlook' && props.token ? props.token : null;
   const [step, setStep] = useState<Step>(tenant ? 'email' : 'password');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(props.initialEmail ?? '');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [emailError, setEmailError] = useState<string | null>(null);
@@ -236,7 +238,7 @@ export default function LoginForm(props: LoginFormProps) {
               <input
                 ref={passwordRef}
                 id="login-password"
-                name="password"
+                // No name: a submit before hydration (a plain GET) must never put the password in the address.
                 type="password"
                 autoComplete="current-password"
                 value={password}

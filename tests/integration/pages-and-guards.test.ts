@@ -95,6 +95,20 @@ describe('server-rendered pages', () => {
     expect(cookie.text).toContain('<html lang="en">');
   });
 
+  it('a login submitted before the page hydrates keeps the email and can never carry the password', async () => {
+    // The main domain renders email and password together: only the email field has a name, so
+    // the browser's plain GET of the form puts the email, never the password, in the address.
+    const main = await h.client('localhost:8787').get('/accounts/login');
+    expect(main.text).toMatch(/<input id="login-email"[^>]* name="email"/);
+    expect(main.text).toMatch(/<input id="login-password"/);
+    expect(main.text).not.toMatch(/<input id="login-password"[^>]* name=/);
+    // That GET comes back with the email filled in (when it is an email address at all).
+    const back = await h.client(ACME).get('/accounts/login?email=admin%40acme.test');
+    expect(back.text).toMatch(/<input id="login-email"[^>]* value="admin@acme.test"/);
+    const junk = await h.client(ACME).get('/accounts/login?email=%3Cscript%3E');
+    expect(junk.text).toMatch(/<input id="login-email"[^>]* value=""/);
+  });
+
   it('my-account renders the toolbar, the admin drawer and the version for an admin', async () => {
     const b = await signedIn('admin@acme.test');
     const r = await b.get('/accounts/my-account');

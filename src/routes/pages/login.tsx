@@ -8,7 +8,7 @@ import LoginForm from '../../islands/LoginForm';
 import OutlookComplete from '../../islands/OutlookComplete';
 import Redirection from '../../islands/Redirection';
 import { safeContinuePath } from '../../shared/continue-path';
-import { addinTokenSchema } from '../../shared/schemas';
+import { addinTokenSchema, emailQuerySchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { renderPage } from '../../ui/render';
 import { appPaths, appUrls, ssoStatus } from '../api/helpers';
@@ -71,6 +71,7 @@ async function loginPage(c: Ctx) {
           source,
           token,
           startUrl,
+          initialEmail: emailQuerySchema.safeParse({ email: c.req.query('email') }).success ? c.req.query('email')! : null,
         }}
       />
     );

@@ -12,6 +12,18 @@ import { sendAddedToTenant } from './users';
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
 
+/**
+ * Sends the pending mail of one member now (a single add or an email change answers with its
+ * invitation already sent); a failure leaves the row queued for the sweep.
+ */
+export async function sendPendingMailOf(deps: Deps, tenantId: number, userId: number): Promise<void> {
+  const rows = await deps.db
+    .select({ id: mailQueue.id })
+    .from(mailQueue)
+    .where(and(eq(mailQueue.userId, userId), eq(mailQueue.tenantId, tenantId), eq(mailQueue.status, 'pending')));
+  if (rows.length) await drainMailQueue(deps, { ids: rows.map((r) => r.id) });
+}
+
 /** Sends up to `limit` due rows (or only `ids`); returns how many were sent. */
 export async function drainMailQueue(deps: Deps, opts: { limit?: number; ids?: number[] } = {}): Promise<number> {
   const { db, clock } = deps;

@@ -5,7 +5,7 @@ import { Hono, type Context } from 'hono';
 import { allowedApps, listDeactivated, listUsers } from '../../domain/people/members';
 import { addDepartment, deleteDepartment, departmentsWithUsers, listDepartments, renameDepartment } from '../../domain/people/departments';
 import { runDeletionJob, startUserDeletion } from '../../domain/people/deletion';
-import { drainMailQueue } from '../../domain/people/mail-queue';
+import { drainMailQueue, sendPendingMailOf } from '../../domain/people/mail-queue';
 import {
   addUser,
   deactivateUser,
@@ -20,7 +20,6 @@ import {
 import { AppError } from '../../domain/errors';
 import { auditCsvStream, exportFilename } from '../../domain/people/audit-export';
 import { audit } from '../../domain/audit/log';
-import { mailQueue } from '../../db/schema';
 import {
   DEACTIVATED_PAGE_SIZE,
   departmentSchema,
@@ -35,7 +34,6 @@ import {
 import type { AppEnv, AuthedEnv } from '../env';
 import { requireAccess } from '../middleware/guards';
 import { readJson, readQuery } from './validate';
-import { and, eq } from 'drizzle-orm';
 
 export const adminPeopleApi = new Hono<AppEnv>();
 
@@ -124,11 +122,7 @@ adminPeopleApi.post('/admin/users', people, async (c) => {
   const { deps } = c.var;
   const tenant = tenantOf(c);
   const { user, invited } = await addUser(deps, tenant, input, peopleActor(c));
-  if (invited) {
-    // A single invitation goes out within the request; a failure leaves it queued for the sweep.
-    const row = await deps.db.select({ id: mailQueue.id }).from(mailQueue).where(and(eq(mailQueue.userId, user.id), eq(mailQueue.tenantId, tenant.id), eq(mailQueue.status, 'pending'))).get();
-    if (row) await drainMailQueue(deps, { ids: [row.id] });
-  }
+  if (invited) await sendPendingMailOf(deps, tenant.id, user.id);
   // `invited`: false when an already registered person was added (they get an "added" mail).
   return c.json({ message: 'success', user, invited }, 201);
 });
@@ -138,10 +132,7 @@ adminPeopleApi.patch('/admin/users/:id', people, async (c) => {
   const { deps } = c.var;
   const tenant = tenantOf(c);
   const r = await updateUser(deps, tenant, idParam(c.req.param('id')), input, peopleActor(c));
-  if (r.message === 'sent-register-mail-to-new-email-id') {
-    const row = await deps.db.select({ id: mailQueue.id }).from(mailQueue).where(and(eq(mailQueue.userId, r.user.id), eq(mailQueue.tenantId, tenant.id), eq(mailQueue.status, 'pending'))).get();
-    if (row) await drainMailQueue(deps, { ids: [row.id] });
-  }
+  if (r.message === 'sent-register-mail-to-new-email-id') await sendPendingMailOf(deps, tenant.id, r.user.id);
   return c.json({ message: r.message, user: r.user });
 });
 

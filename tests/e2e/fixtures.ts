@@ -92,6 +92,12 @@ function isAllowed(msg: ConsoleMessage, allowed: ExpectedResourceError[]): boole
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 async function runAxe(page: Page, label?: string): Promise<void> {
+  // Checked as the user sees it: the style sheet applied (a page checked right after a navigation
+  // could otherwise be measured unstyled, e.g. touch targets without their padding).
+  await page.waitForLoadState('load');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((l) => l.sheet !== null && l.sheet.cssRules.length > 0),
+  );
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const lang = await page.evaluate(() => document.documentElement.lang);
   const where = `${label ? `${label} ` : ''}${page.url()} (lang=${lang})`;

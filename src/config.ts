@@ -24,6 +24,8 @@ export const configSchema = z.object({
   /** Lifetime of a "keep me logged in" session, and the idle limit of an ordinary one. */
   SESSION_REMEMBER_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(12 * 60),
+  /** Absolute lifetime of an ordinary session, however active: then the person signs in again. */
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(400).default(7),
   /** HMAC key for signed mail links; the previous key still verifies during rotation. */
   LINK_SIGNING_KEY: z.string().min(32).optional(),
   LINK_SIGNING_KEY_PREVIOUS: z.string().min(32).optional(),

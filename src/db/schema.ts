@@ -185,6 +185,14 @@ export const sessions = sqliteTable(
     samlNameId: text('saml_name_id'),
     samlNameIdFormat: text('saml_name_id_format'),
     samlSessionIndex: text('saml_session_index'),
+    /** When the person last proved who they are (kept across hand-offs): the absolute lifetime
+     *  of an ordinary session counts from here. Null on rows older than the column (createdAt). */
+    authenticatedAt: integer('authenticated_at'),
+    /** Set when an IdP vouched for the person (directly or through hand-offs from such a
+     *  session): that tenant's SSO, which may never hand off into another tenant. */
+    ssoTenantId: integer('sso_tenant_id'),
+    /** The person skipped an enforced 2FA setup where every enforcing tenant allowed it. */
+    twofaSkipped: bool('twofa_skipped'),
     createdAt: createdAt(),
     lastActivityAt: integer('last_activity_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
@@ -212,6 +220,8 @@ export const handoffCodes = sqliteTable(
     remember: bool('remember'),
     twofaPassed: bool('twofa_passed'),
     authMethod: text('auth_method').notNull(),
+    /** SHA-256 of the hand-off browser cookie of the browser that asked (bound to it). */
+    browserHash: text('browser_hash'),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     createdAt: createdAt(),
@@ -247,6 +257,8 @@ export const loginChallenges = sqliteTable(
     networkFingerprint: text('network_fingerprint'),
     source: text('source'),
     continuePath: text('continue_path'),
+    /** When the person proved who they are (a hand-off's source session keeps its own). */
+    authenticatedAt: integer('authenticated_at'),
     expiresAt: integer('expires_at').notNull(),
     completedAt: integer('completed_at'),
     createdAt: createdAt(),

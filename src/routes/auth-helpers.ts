@@ -3,12 +3,13 @@
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { User } from '../db/schema';
 import type { PasswordCompliance } from '../domain/auth/compliance';
-import type { ClientInfo, SignIn } from '../domain/auth/sign-in';
+import type { ClientInfo, SignIn, SignInOutcome } from '../domain/auth/sign-in';
 import { randomToken } from '../domain/security/tokens';
 import { listMemberships } from '../domain/tenants/memberships';
 import { userPayload } from '../domain/users/profile';
 import { setSessionCookie } from './cookies';
-import { CHALLENGE_COOKIE, cookieName, type Ctx } from './env';
+import type { Context } from 'hono';
+import { CHALLENGE_COOKIE, cookieName, type AppEnv, type Ctx } from './env';
 
 export const DEVICE_COOKIE = 'portal_device';
 
@@ -23,6 +24,24 @@ export function deviceToken(c: Ctx): string {
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
   const token = randomToken(32);
   setCookie(c, name, token, { path: '/', httpOnly: true, secure: c.var.https, sameSite: 'Lax', maxAge: 400 * 86_400 });
+  return token;
+}
+
+export const HANDOFF_BROWSER_COOKIE = 'portal_handoff_browser';
+
+/**
+ * The random id a hand-off code is bound to. It is the one cookie with a Domain attribute (the
+ * portal domain), so the target host of a hand-off receives what the source host set; it opens
+ * nothing by itself (the code row holds only its hash, and the code is needed too).
+ */
+export function handoffBrowserToken<E extends AppEnv>(ctx: Context<E>, create: boolean): string | undefined {
+  const c = ctx as unknown as Ctx;
+  const name = cookieName(c, HANDOFF_BROWSER_COOKIE).replace(/^__Host-/, '__Secure-');
+  const existing = getCookie(c, name);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  if (!create) return undefined;
+  const token = randomToken(32);
+  setCookie(c, name, token, { path: '/', domain: c.var.deps.config.PORTAL_DOMAIN, httpOnly: true, secure: c.var.https, sameSite: 'Lax', maxAge: 400 * 86_400 });
   return token;
 }
 
@@ -48,4 +67,17 @@ export async function signedIn(c: Ctx, user: User, session: SignIn, compliance: 
     initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null,
     password_compliance: compliance,
   });
+}
+
+/**
+ * The answer to any way in's outcome: the session (cookie + user), the next pending step (its
+ * cookie + the step's message word), or the IdP to go to.
+ */
+export function answerOutcome(c: Ctx, outcome: SignInOutcome) {
+  if (outcome.kind === 'redirect-to-sso') return c.json({ message: 'redirect-to-sso', initial_subdomain: outcome.initialSubdomain });
+  if (outcome.kind === 'challenge') {
+    setChallengeCookie(c, outcome.challengeToken);
+    return c.json({ message: outcome.message, initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null });
+  }
+  return signedIn(c, outcome.user, outcome.session, outcome.compliance);
 }

@@ -151,12 +151,12 @@ describe('verify-reset-token, password policy, reset', () => {
     expect(r2.status).toBe(422);
   });
 
-  it('does not bypass two-factor: a 2FA user must sign in again after the reset', async () => {
+  it('does not bypass two-factor: after the reset a 2FA user is asked for their code, and has no session until then', async () => {
     const { token } = await requestLink('totp@acme.test');
     const b = h.client(ACME);
     const r = await b.post('/accounts/api/password/reset', { email: 'totp@acme.test', token, password: NEW, password_confirmation: NEW });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ message: 'password-set', requires_login: true, user: null });
+    expect(r.body).toEqual({ message: 'enter-otp', initial_subdomain: 'acme' });
     expect((await b.get('/accounts/api/user')).status).toBe(401);
     expect(await h.deps.db.select().from(sessions)).toHaveLength(0);
     expect((await b.login('totp@acme.test', NEW)).body.message).toBe('enter-otp');

@@ -32,7 +32,8 @@ export interface Harness {
   deps: Deps;
   app: ReturnType<typeof createApp>;
   clock: { t: number; now(): number; advance(ms: number): void };
-  client(host: string, opts?: { https?: boolean; ip?: string }): TestClient;
+  /** A client on `host`; clients share domain cookies (one browser) unless `otherBrowser`. */
+  client(host: string, opts?: { https?: boolean; ip?: string; otherBrowser?: boolean }): TestClient;
   close(): void;
 }
 
@@ -84,11 +85,13 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const passwords = (sharedHasher ??= createPasswordHasher(loadArgon2Node));
   const deps: Deps = { db, config, clock, passwords, mailer: outboxMailer(db, () => clock.now()), sms: outboxSms(db, () => clock.now()), runtime: testRuntime };
   const app = createApp(deps);
+  // Cookies with a Domain attribute reach every host under it, as in a browser: one jar per harness.
+  const domainJar: DomainJar = new Map();
   return {
     deps,
     app,
     clock,
-    client: (host, opts) => new TestClient(app, host, opts?.https ?? false, opts?.ip),
+    client: (host, opts) => new TestClient(app, host, opts?.https ?? false, opts?.ip, opts?.otherBrowser ? new Map() : domainJar),
     close: () => {
       client.close();
       rmSync(file, { force: true });
@@ -103,6 +106,9 @@ export interface TestResponse {
   text: string;
 }
 
+/** Domain cookies by domain, then name (shared by the clients of one harness: one browser). */
+type DomainJar = Map<string, Map<string, string>>;
+
 /** A browser on one host: keeps its cookies, sends the API headers a real island sends. */
 export class TestClient {
   cookies = new Map<string, string>();
@@ -111,7 +117,18 @@ export class TestClient {
     readonly host: string,
     private https: boolean,
     public ip?: string,
+    /** Pass a new Map to make this client a browser of its own. */
+    public domainJar: DomainJar = new Map(),
   ) {}
+
+  private hostname() {
+    return this.host.replace(/:\d+$/, '');
+  }
+
+  private domainCookies(): [string, string][] {
+    const h = this.hostname();
+    return [...this.domainJar].filter(([d]) => h === d || h.endsWith(`.${d}`)).flatMap(([, jar]) => [...jar]);
+  }
 
   get origin() {
     return `${this.https ? 'https' : 'http'}://${this.host}`;
@@ -123,7 +140,8 @@ export class TestClient {
     opts: { json?: unknown; headers?: Record<string, string>; body?: string; raw?: boolean } = {},
   ): Promise<TestResponse> {
     const headers: Record<string, string> = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36' };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const sent = [...this.domainCookies(), ...this.cookies];
+    if (sent.length) headers.cookie = sent.map(([k, v]) => `${k}=${v}`).join('; ');
     if (this.ip) headers[TEST_IP_HEADER] = this.ip;
     const isApi = path.includes('/api/');
     if (isApi && !opts.raw) {
@@ -140,8 +158,10 @@ export class TestClient {
       const [pair = ''] = c.split(';');
       const i = pair.indexOf('=');
       const [k, v] = [pair.slice(0, i), pair.slice(i + 1)];
-      if (!v || /max-age=0|expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(k);
-      else this.cookies.set(k, v);
+      const domain = /;\s*domain=\.?([^;]+)/i.exec(c)?.[1]?.toLowerCase();
+      const jar = domain ? (this.domainJar.get(domain) ?? this.domainJar.set(domain, new Map()).get(domain)!) : this.cookies;
+      if (!v || /max-age=0|expires=Thu, 01 Jan 1970/i.test(c)) jar.delete(k);
+      else jar.set(k, v);
     }
     const text = await res.text();
     let parsed: unknown = text;

@@ -1,7 +1,7 @@
 // The additional challenge (spec 01 "Additional challenge"): a password login from a device and
 // a network this user has never signed in from gets a 6-digit code by mail (10 minutes, single
 // use, bound to that login attempt). Rule and limits: docs/decisions/0005-additional-challenge.md.
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
@@ -9,16 +9,20 @@ import { knownDevices, loginChallenges, users, type User } from '../../db/schema
 import { AppError } from '../errors';
 import { sendMail } from '../mail/messages';
 import { networkOf } from '../security/network';
-import { hit, retryAfter } from '../security/throttle';
+import { clear, reserve } from '../security/limiter';
 import { safeEqual, sha256Hex } from '../security/tokens';
-import { completeChallenge, createChallenge, findChallenge, type Challenge, type Fingerprints } from './challenges';
+import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, type Fingerprints } from './challenges';
 import type { PasswordCompliance } from './compliance';
 import type { ClientInfo } from './sign-in';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const RESEND_COOLDOWN_S = 60;
-/** Wrong codes allowed per challenge before it locks for the rest of its window. */
+/** Wrong codes allowed per account (across its pending logins) before it locks for a window. */
 export const MAX_CODE_ATTEMPTS = 5;
+/** Code mails per account per hour (first sends and resends together). */
+export const CODE_MAILS_PER_HOUR = 10;
+
+const mailLimit = (userId: number) => ({ key: `code-mail:${userId}`, max: CODE_MAILS_PER_HOUR, windowMs: 3_600_000 });
 
 export function deviceFingerprints(deviceToken: string, ip: string | null): Fingerprints {
   const net = networkOf(ip);
@@ -50,15 +54,14 @@ function newCode() {
 
 export async function startAdditionalChallenge(
   deps: Deps,
-  p: { user: User; tenantId: number | null; remember: boolean; compliance: PasswordCompliance; fingerprints: Fingerprints; client: ClientInfo },
+  p: { user: User; tenantId: number | null; remember: boolean; compliance: PasswordCompliance | null; fingerprints: Fingerprints; client: ClientInfo; authenticatedAt: number },
 ): Promise<string> {
+  await reserve(deps.db, [mailLimit(p.user.id)], deps.clock.now());
   const { code, hash } = newCode();
   const token = await createChallenge(deps, { ...p, kind: 'additional_challenge', code: { hash, expiresAt: deps.clock.now() + CODE_TTL_MS } });
   await sendMail(deps, p.user, 'additionalChallenge', { code, minutes: CODE_TTL_MS / 60_000 }, p.tenantId);
   return token;
 }
-
-const lockKey = (c: Challenge) => ({ key: `challenge:${c.id}`, max: MAX_CODE_ATTEMPTS, windowMs: CODE_TTL_MS });
 
 async function pending(deps: Deps, token: string | undefined, hostTenantId: number | null) {
   const c = await findChallenge(deps, token, hostTenantId, 'additional_challenge');
@@ -71,32 +74,38 @@ export async function verifyAdditionalChallenge(deps: Deps, token: string | unde
   const { db, clock } = deps;
   const now = clock.now();
   const c = await pending(deps, token, hostTenantId);
-  const wait = await retryAfter(db, lockKey(c), now);
-  if (wait > 0) throw new AppError('locked-out', 429, { duration: wait });
   if (!c.codeHash || !c.codeExpiresAt || c.codeExpiresAt <= now) throw new AppError('additional-challenge-expired', 422);
-  if (!safeEqual(sha256Hex(otp), c.codeHash)) {
-    await hit(db, lockKey(c), now);
-    throw new AppError('incorrect-additional-challenge', 422);
-  }
+  const limit = await codeGuessLimit(deps, c, 'email-code', MAX_CODE_ATTEMPTS, CODE_TTL_MS);
+  await reserve(db, [limit], now, 'locked-out');
+  if (!safeEqual(sha256Hex(otp), c.codeHash)) throw new AppError('incorrect-additional-challenge', 422);
   if (!(await completeChallenge(deps, c))) throw new AppError('no-pending-login', 401);
+  await clear(db, [limit]);
   const user = await db.select().from(users).where(eq(users.id, c.userId)).get();
   if (!user) throw new AppError('no-pending-login', 401);
   await rememberDevice(db, user.id, { device: c.deviceFingerprint!, network: c.networkFingerprint }, now);
-  return { user, remember: c.remember, compliance: c.compliance as PasswordCompliance };
+  return { user, remember: c.remember, compliance: (c.compliance as PasswordCompliance | null) ?? null, authenticatedAt: c.authenticatedAt ?? c.createdAt };
 }
 
-/** Sends a fresh code (the old one stops working) at most once a minute. */
+/**
+ * Sends a fresh code (the old one stops working) at most once a minute: the cooldown is a
+ * compare-and-set on the challenge row, so parallel resends send one mail.
+ */
 export async function resendAdditionalChallenge(deps: Deps, token: string | undefined, hostTenantId: number | null): Promise<void> {
   const { db, clock } = deps;
   const now = clock.now();
   const c = await pending(deps, token, hostTenantId);
-  const since = now - (c.codeSentAt ?? 0);
-  if (since < RESEND_COOLDOWN_S * 1000) {
-    throw new AppError('too-many-attempts', 429, { duration: Math.ceil((RESEND_COOLDOWN_S * 1000 - since) / 1000) });
-  }
   const user = await db.select().from(users).where(eq(users.id, c.userId)).get();
   if (!user) throw new AppError('no-pending-login', 401);
   const { code, hash } = newCode();
-  await db.update(loginChallenges).set({ codeHash: hash, codeExpiresAt: now + CODE_TTL_MS, codeSentAt: now }).where(eq(loginChallenges.id, c.id));
+  const cooledDown = now - RESEND_COOLDOWN_S * 1000;
+  const claimed = await db
+    .update(loginChallenges)
+    .set({ codeHash: hash, codeExpiresAt: now + CODE_TTL_MS, codeSentAt: now })
+    .where(and(eq(loginChallenges.id, c.id), or(isNull(loginChallenges.codeSentAt), lte(loginChallenges.codeSentAt, cooledDown))))
+    .returning({ id: loginChallenges.id });
+  if (claimed.length !== 1) {
+    throw new AppError('too-many-attempts', 429, { duration: Math.max(1, Math.ceil(((c.codeSentAt ?? now) - cooledDown) / 1000)) });
+  }
+  await reserve(db, [mailLimit(user.id)], now);
   await sendMail(deps, user, 'additionalChallenge', { code, minutes: CODE_TTL_MS / 60_000 }, c.tenantId);
 }

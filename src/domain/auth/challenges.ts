@@ -2,13 +2,16 @@
 // random token in a cookie, completed once by compare-and-set.
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { loginChallenges, type User } from '../../db/schema';
+import { knownDevices, loginChallenges, type User } from '../../db/schema';
 import { auditInsert } from '../audit/log';
+import { reserve, type Limit } from '../security/limiter';
 import { randomToken, sha256Hex } from '../security/tokens';
 import type { PasswordCompliance } from './compliance';
 import type { ClientInfo } from './sign-in';
 
 export const CHALLENGE_TTL_MS = 10 * 60_000;
+/** Pending logins one account may start per hour (each may mail or text a code). */
+export const CHALLENGES_PER_HOUR = 10;
 
 export type ChallengeKind = 'otp' | 'enable_twofa' | 'additional_challenge';
 export type Challenge = typeof loginChallenges.$inferSelect;
@@ -25,14 +28,16 @@ export async function createChallenge(
     tenantId: number | null;
     kind: ChallengeKind;
     remember: boolean;
-    compliance: PasswordCompliance;
+    compliance: PasswordCompliance | null;
     fingerprints: Fingerprints;
     client: ClientInfo;
+    authenticatedAt: number;
     code?: { hash: string; expiresAt: number };
   },
 ): Promise<string> {
   const { db, clock } = deps;
   const now = clock.now();
+  await reserve(db, [{ key: `challenges:${p.user.id}`, max: CHALLENGES_PER_HOUR, windowMs: 3_600_000 }], now);
   const token = randomToken(32);
   await db.batch([
     db.insert(loginChallenges).values({
@@ -48,6 +53,7 @@ export async function createChallenge(
       codeHash: p.code?.hash ?? null,
       codeExpiresAt: p.code?.expiresAt ?? null,
       codeSentAt: p.code ? now : null,
+      authenticatedAt: p.authenticatedAt,
       expiresAt: now + CHALLENGE_TTL_MS,
       createdAt: now,
     }),
@@ -75,4 +81,21 @@ export async function completeChallenge(deps: Deps, c: Challenge): Promise<boole
     .where(and(eq(loginChallenges.id, c.id), isNull(loginChallenges.completedAt)))
     .returning({ id: loginChallenges.id });
   return done.length === 1;
+}
+
+/**
+ * The limit on code guesses of one kind for this challenge's account, across all its pending
+ * logins (a new login does not buy new guesses). A browser the person has signed in from before
+ * counts in a bucket of its own, so guesses from elsewhere can never lock the person out of it.
+ */
+export async function codeGuessLimit(deps: Deps, c: Challenge, kind: string, max: number, windowMs: number): Promise<Limit> {
+  const device = c.deviceFingerprint;
+  const known = device
+    ? await deps.db
+        .select({ userId: knownDevices.userId })
+        .from(knownDevices)
+        .where(and(eq(knownDevices.userId, c.userId), eq(knownDevices.fingerprint, device)))
+        .get()
+    : undefined;
+  return { key: known ? `${kind}:${c.userId}:${device}` : `${kind}:${c.userId}`, max, windowMs };
 }

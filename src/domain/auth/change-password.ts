@@ -8,7 +8,7 @@ import type { T } from '../../shared/i18n';
 import { AppError } from '../errors';
 import { auditInsert } from '../audit/log';
 import { sendMail } from '../mail/messages';
-import { clear, hit, retryAfter } from '../security/throttle';
+import { clear, reserve } from '../security/limiter';
 import { activeOnly, listMemberships } from '../tenants/memberships';
 import { applicablePolicy, passwordColumns } from './compliance';
 import { assertNewPassword } from './password-rules';
@@ -21,15 +21,10 @@ export async function changePassword(
   const { db, clock, passwords } = deps;
   const now = clock.now();
   const limit = { key: `change-password:${p.user.id}`, max: 5, windowMs: 15 * 60_000 };
-  const wait = await retryAfter(db, limit, now);
-  if (wait > 0) throw new AppError('too-many-attempts', 429, { duration: wait });
-
+  await reserve(db, [limit], now);
   const ok = p.user.passwordHash ? (await passwords.verify(p.current, p.user.passwordHash)).ok : false;
-  if (!ok) {
-    await hit(db, limit, now);
-    throw new AppError('current-password-wrong', 422, { errors: { current_password: [t('changePassword.currentWrong')] } });
-  }
-  await clear(db, limit.key);
+  if (!ok) throw new AppError('current-password-wrong', 422, { errors: { current_password: [t('changePassword.currentWrong')] } });
+  await clear(db, [limit]);
   const policy = applicablePolicy(p.hostTenant, activeOnly(await listMemberships(db, p.user.id)).map((m) => m.tenant));
   assertNewPassword(t, { password: p.next, confirmation: p.confirmation, policy, email: p.user.email, field: 'new_password', confirmationField: 'new_password_confirmation' });
   if ((await passwords.verify(p.next, p.user.passwordHash!)).ok) {

@@ -1,17 +1,17 @@
-// Password login (POST v2/login): throttles held in the database, uniform timing for unknown and
-// known emails, membership/deactivation/IP rules, then a session or a pending challenge.
-import { eq } from 'drizzle-orm';
+// Password login (POST v2/login): the host's address rule first, limits reserved before the
+// password is checked, uniform cost for unknown and known emails, then completeSignIn.
+import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { users, type Tenant, type User } from '../../db/schema';
+import { knownDevices, users, type Tenant } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
-import { clear, hit, longestRetryAfter, type Limit } from '../security/throttle';
+import { clear, refund, reserve, type Limit } from '../security/limiter';
+import { addressKey } from '../security/network';
 import { sha256Hex } from '../security/tokens';
-import { activeOnly, listMemberships, type Membership } from '../tenants/memberships';
-import { startAdditionalChallenge, deviceFingerprints, isKnownDevice, rememberDevice } from './additional-challenge';
-import { enforcement, isRememberedDevice, startEnableChallenge, startOtpChallenge } from '../twofa/login';
-import { applicablePolicy, passwordCompliance, type PasswordCompliance } from './compliance';
-import { checkEntry, startSession, type ClientInfo } from './sign-in';
+import { activeOnly, listMemberships } from '../tenants/memberships';
+import { deviceFingerprints } from './additional-challenge';
+import { applicablePolicy, passwordCompliance } from './compliance';
+import { assertHostAdmits, completeSignIn, type ClientInfo, type SignInOutcome } from './sign-in';
 
 /** Verified against when the email is unknown or has no password, so both paths cost one hash. */
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$YCwCwlId9c/1gl2cYgH1eA$QIih8dGpmJvpSkraqzKaHcLxbFmfkKwL8KZnODR6HpE';
@@ -19,19 +19,22 @@ const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$YCwCwlId9c/1gl2cYgH1eA$QIih8d
 export const LOGIN_LIMITS = {
   /** Per email and address: the ordinary lock-out a person typing meets. */
   emailIp: { max: 5, windowMs: 5 * 60_000 },
-  /** Per account from anywhere: slows distributed guessing against one person. */
+  /** Per account from anywhere: slows distributed guessing against one person. A browser the
+   *  person has signed in from counts in a bucket of its own, so this can never lock them out. */
   account: { max: 20, windowMs: 60 * 60_000 },
-  /** Per address across emails: slows credential stuffing from one source. */
+  /** Per address (IPv6: per /64) across emails: slows credential stuffing from one source. */
   ip: { max: 50, windowMs: 15 * 60_000 },
 };
 
-export function loginLimits(email: string, ip: string | null): Limit[] {
-  const addr = ip ?? 'unknown';
-  return [
-    { key: `login:ei:${sha256Hex(`${email}|${addr}`)}`, ...LOGIN_LIMITS.emailIp },
-    { key: `login:acct:${sha256Hex(email)}`, ...LOGIN_LIMITS.account },
-    { key: `login:ip:${addr}`, ...LOGIN_LIMITS.ip },
-  ];
+/** The three limits of one attempt; `knownDevice` is the fingerprint of a browser the account knows. */
+export function loginLimits(email: string, ip: string | null, knownDevice: string | null = null): { emailIp: Limit; account: Limit; ip: Limit } {
+  const addr = addressKey(ip);
+  const acct = sha256Hex(email);
+  return {
+    emailIp: { key: `login:ei:${sha256Hex(`${email}|${addr}`)}`, ...LOGIN_LIMITS.emailIp },
+    account: { key: knownDevice ? `login:acct:${acct}:${knownDevice}` : `login:acct:${acct}`, ...LOGIN_LIMITS.account },
+    ip: { key: `login:ip:${addr}`, ...LOGIN_LIMITS.ip },
+  };
 }
 
 export interface LoginRequest {
@@ -46,31 +49,27 @@ export interface LoginRequest {
   rememberedDeviceToken?: string;
 }
 
-export type LoginResult =
-  | {
-      kind: 'session';
-      user: User;
-      memberships: Membership[];
-      session: { token: string; expiresAt: number; remember: boolean };
-      compliance: PasswordCompliance;
-    }
-  | { kind: 'challenge'; message: 'enter-otp' | 'enable-twofa' | 'enter-additional-challenge'; challengeToken: string }
-  | { kind: 'redirect-to-sso'; initialSubdomain: string };
+export type LoginResult = SignInOutcome;
 
 export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult> {
   const { db, clock, passwords } = deps;
   const now = clock.now();
   const email = req.email.trim().toLowerCase();
-  const limits = loginLimits(email, req.client.ip);
   const tenantId = req.hostTenant?.id ?? null;
-
-  const wait = await longestRetryAfter(db, limits, now);
-  if (wait > 0) throw new AppError('too-many-attempts', 429, { duration: wait });
+  // Outside the allowlist nothing is checked: the answer is the same for every password.
+  await assertHostAdmits(deps, req.hostTenant, req.client);
 
   const user = await db.select().from(users).where(eq(users.email, email)).get();
+  const device = deviceFingerprints(req.deviceToken, req.client.ip).device;
+  const known = user
+    ? await db.select({ userId: knownDevices.userId }).from(knownDevices).where(and(eq(knownDevices.userId, user.id), eq(knownDevices.fingerprint, device))).get()
+    : undefined;
+  const limits = loginLimits(email, req.client.ip, known ? device : null);
+  // Counted before the password is verified: parallel guesses beyond the limit do no work.
+  await reserve(db, [limits.emailIp, limits.account, limits.ip], now);
+
   const verdict = await passwords.verify(req.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || !verdict.ok) {
-    await Promise.all(limits.map((l) => hit(db, l, now)));
     await audit(
       db,
       { tenantId, actorUserId: user?.id ?? null, action: 'login.failed', ipAddress: req.client.ip, userAgent: req.client.userAgent, details: { email } },
@@ -78,12 +77,11 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     );
     throw new AppError('invalid-credentials', 401);
   }
+  // A right password ends the run of failures, and does not spend the address's budget.
+  await clear(db, [limits.emailIp, limits.account]);
+  await refund(db, [limits.ip], now);
 
   const memberships = await listMemberships(db, user.id);
-  const entry = await checkEntry(deps, user, memberships, req.hostTenant, req.client);
-  if (entry.kind === 'sso') return { kind: 'redirect-to-sso', initialSubdomain: entry.initialSubdomain };
-
-  await Promise.all(limits.slice(0, 2).map((l) => clear(db, l.key)));
   const policy = applicablePolicy(req.hostTenant, activeOnly(memberships).map((m) => m.tenant));
   const compliance = passwordCompliance(req.password, email, policy, user.passwordScore);
   if (verdict.needsRehash || user.passwordScore === null) {
@@ -91,29 +89,14 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     const hash = verdict.needsRehash ? await passwords.hash(req.password) : user.passwordHash;
     await db.update(users).set({ passwordHash: hash, passwordScore: compliance.score, updatedAt: now }).where(eq(users.id, user.id));
   }
-  const fingerprints = deviceFingerprints(req.deviceToken, req.client.ip);
-
-  const pending = { user, tenantId, remember: req.remember, compliance, fingerprints, client: req.client };
-  let twofaPassed = false;
-  if (user.twofaMethod) {
-    // A device remembered after an earlier code skips the code (30 days, revocable).
-    twofaPassed = await isRememberedDevice(db, user.id, req.rememberedDeviceToken, now);
-    if (!twofaPassed) return { kind: 'challenge', message: 'enter-otp', challengeToken: await startOtpChallenge(deps, pending) };
-  } else if (enforcement(req.hostTenant, memberships).enforced) {
-    return { kind: 'challenge', message: 'enable-twofa', challengeToken: await startEnableChallenge(deps, pending) };
-  } else if (!(await isKnownDevice(db, user.id, fingerprints))) {
-    return { kind: 'challenge', message: 'enter-additional-challenge', challengeToken: await startAdditionalChallenge(deps, pending) };
-  }
-
-  await rememberDevice(db, user.id, fingerprints, now);
-  const session = await startSession(deps, {
+  return completeSignIn(deps, {
     user,
+    via: 'password',
     hostTenant: req.hostTenant,
-    remember: req.remember,
-    twofaPassed,
-    authMethod: 'password',
     client: req.client,
-    action: 'login.succeeded',
+    remember: req.remember,
+    compliance,
+    deviceToken: req.deviceToken,
+    rememberedDeviceToken: req.rememberedDeviceToken,
   });
-  return { kind: 'session', user, memberships, session, compliance };
 }

@@ -9,7 +9,8 @@ import type { PasswordPolicy } from '../../shared/password';
 import { AppError } from '../errors';
 import { auditInsert } from '../audit/log';
 import { sendMail } from '../mail/messages';
-import { hit, retryAfter } from '../security/throttle';
+import { reserve } from '../security/limiter';
+import { addressKey } from '../security/network';
 import { randomToken, sha256Hex } from '../security/tokens';
 import { publicOrigin } from '../tenants/hosts';
 import { activeOnly, listMemberships } from '../tenants/memberships';
@@ -25,12 +26,10 @@ export async function requestPasswordReset(deps: Deps, email: string, hostTenant
   const { db, clock, config } = deps;
   const now = clock.now();
   const limits = [
-    { key: `forgot:ip:${ip ?? 'unknown'}`, max: 10, windowMs: 15 * 60_000 },
-    { key: `forgot:email:${sha256Hex(email)}`, max: 3, windowMs: 15 * 60_000 },
+    { key: `forgot:ip:${addressKey(ip)}`, max: 10, windowMs: 15 * 60_000 },
+    { key: `forgot:email:${sha256Hex(email.toLowerCase())}`, max: 3, windowMs: 15 * 60_000 },
   ];
-  const wait = Math.max(...(await Promise.all(limits.map((l) => retryAfter(db, l, now)))));
-  if (wait > 0) throw new AppError('too-many-attempts', 429, { duration: wait });
-  await Promise.all(limits.map((l) => hit(db, l, now)));
+  await reserve(db, limits, now);
 
   const user = await db.select().from(users).where(eq(users.email, email.toLowerCase())).get();
   if (!user) return 'email_sent';

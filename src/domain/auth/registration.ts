@@ -9,7 +9,7 @@ import type { T } from '../../shared/i18n';
 import { AppError } from '../errors';
 import { auditInsert } from '../audit/log';
 import { sendMail } from '../mail/messages';
-import { hit, retryAfter } from '../security/throttle';
+import { reserve } from '../security/limiter';
 import { sha256Hex } from '../security/tokens';
 import { publicOrigin } from '../tenants/hosts';
 import { activeOnly, listMemberships } from '../tenants/memberships';
@@ -134,9 +134,7 @@ export async function verifyEmail(deps: Deps, p: { origin: string; id: number; q
 export async function sendVerificationMail(deps: Deps, user: User, hostTenant: Tenant | null): Promise<void> {
   if (user.emailVerifiedAt !== null) throw new AppError('already-verified', 409);
   const limit = { key: `verification-mail:${user.id}`, max: 1, windowMs: 60_000 };
-  const wait = await retryAfter(deps.db, limit, deps.clock.now());
-  if (wait > 0) throw new AppError('too-many-attempts', 429, { duration: wait });
-  await hit(deps.db, limit, deps.clock.now());
+  await reserve(deps.db, [limit], deps.clock.now());
   const url = await issueLink(deps, user, hostTenant, 'verify', VERIFICATION_TTL_DAYS);
   await sendMail(deps, user, 'verification', { url, name: user.name, email: user.email, days: VERIFICATION_TTL_DAYS }, hostTenant?.id ?? null);
 }

@@ -1,5 +1,7 @@
 // Sessions as rows (Lucia-style): the cookie carries a random token, the row only its hash.
-// Ordinary sessions expire after an idle period (sliding); remembered ones after N days.
+// Ordinary sessions expire after an idle period (sliding) and at the latest SESSION_MAX_DAYS after
+// the person authenticated; remembered ones N days after it. Hand-offs keep the moment the person
+// authenticated, so hopping between hosts never extends a session.
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, tenantUsers, users, type Session, type TenantUser, type User } from '../../db/schema';
@@ -10,6 +12,7 @@ import { parseAgent } from './user-agent';
 export interface SessionPolicy {
   rememberDays: number;
   idleMinutes: number;
+  maxDays: number;
 }
 
 /** Writes for activity tracking happen at most once per minute per session. */
@@ -21,6 +24,10 @@ export interface NewSession {
   remember: boolean;
   twofaPassed: boolean;
   authMethod: 'password' | 'sso' | 'handoff';
+  /** When the person proved who they are (now, or a hand-off's source session's). */
+  authenticatedAt: number;
+  ssoTenantId: number | null;
+  twofaSkipped: boolean;
   userAgent: string | null;
   ip: string | null;
   geo: Geo | null;
@@ -28,8 +35,15 @@ export interface NewSession {
   saml?: { nameId: string; nameIdFormat: string | null; sessionIndex: string | null };
 }
 
-export function sessionExpiry(remember: boolean, from: number, p: SessionPolicy): number {
-  return from + (remember ? p.rememberDays * 86_400_000 : p.idleMinutes * 60_000);
+/** The instant after which the session never works, however active it is. */
+export function absoluteExpiry(remember: boolean, authenticatedAt: number, p: SessionPolicy): number {
+  return authenticatedAt + (remember ? p.rememberDays : p.maxDays) * 86_400_000;
+}
+
+/** Expiry as of `now`: the idle limit (ordinary sessions) capped by the absolute lifetime. */
+export function sessionExpiry(remember: boolean, now: number, authenticatedAt: number, p: SessionPolicy): number {
+  const absolute = absoluteExpiry(remember, authenticatedAt, p);
+  return remember ? absolute : Math.min(now + p.idleMinutes * 60_000, absolute);
 }
 
 /** Builds the insert (so callers can batch it with related writes) and the cookie token. */
@@ -57,11 +71,14 @@ export function prepareSession(db: Db, s: NewSession, now: number, p: SessionPol
     samlNameId: s.saml?.nameId ?? null,
     samlNameIdFormat: s.saml?.nameIdFormat ?? null,
     samlSessionIndex: s.saml?.sessionIndex ?? null,
+    authenticatedAt: s.authenticatedAt,
+    ssoTenantId: s.ssoTenantId,
+    twofaSkipped: s.twofaSkipped,
     createdAt: now,
     lastActivityAt: now,
-    expiresAt: sessionExpiry(s.remember, now, p),
+    expiresAt: sessionExpiry(s.remember, now, s.authenticatedAt, p),
   });
-  return { token, id, insert, expiresAt: sessionExpiry(s.remember, now, p) };
+  return { token, id, insert, expiresAt: sessionExpiry(s.remember, now, s.authenticatedAt, p) };
 }
 
 export interface AuthState {
@@ -93,8 +110,11 @@ export async function validateSession(
     .get();
   if (!row || row.session.tenantId !== hostTenantId) return null;
   const s = row.session;
+  // Rows written before the absolute lifetime existed count from their creation.
+  const authenticatedAt = s.authenticatedAt ?? s.createdAt;
+  if (now >= absoluteExpiry(s.remember, authenticatedAt, p)) return null;
   if (now - s.lastActivityAt >= TOUCH_INTERVAL_MS) {
-    const expiresAt = s.remember ? s.expiresAt : sessionExpiry(false, now, p);
+    const expiresAt = s.remember ? s.expiresAt : sessionExpiry(false, now, authenticatedAt, p);
     const touch = db.update(sessions).set({ lastActivityAt: now, expiresAt }).where(eq(sessions.id, s.id));
     if (row.member) {
       await db.batch([touch, db.update(tenantUsers).set({ lastActiveAt: now }).where(eq(tenantUsers.id, row.member.id))]);

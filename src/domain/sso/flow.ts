@@ -8,8 +8,7 @@ import { samlAssertions, samlRequests, samlSettings, sessions, tenantUsers, user
 import { safeContinuePath } from '../../shared/continue-path';
 import { AppError } from '../errors';
 import { sha256Hex } from '../security/tokens';
-import { checkEntry, startSession, type ClientInfo, type SignIn } from '../auth/sign-in';
-import { listMemberships } from '../tenants/memberships';
+import { completeSignIn, type ClientInfo, type SignIn } from '../auth/sign-in';
 import { checkResponseShape, decodeSamlXml, parseStrict, SamlRefusal, statusOf } from './xml-guard';
 import { newRequestId, RELAY_STATE_MAX_BYTES, SAML_CLOCK_SKEW_MS, SAML_REQUEST_TTL_MS, samlFor, spUrls } from './sp';
 
@@ -199,23 +198,24 @@ export async function consumeResponse(deps: Deps, input: AcsInput): Promise<AcsR
   const user = await findMember(deps, input.tenant.id, a.nameId);
   if (!user) throw new SamlRefusal('not-a-member');
   if (!user.member.isSsoEnabled) throw new SamlRefusal('sso-not-enabled-for-user');
-  const memberships = await listMemberships(db, user.user.id);
+  let outcome;
   try {
-    await checkEntry(deps, user.user, memberships, input.tenant, input.client, { viaSso: true });
+    // The IdP authenticated the person (with its own MFA) for this tenant only: the session can
+    // never hand off into another tenant (completeSignIn marks it).
+    outcome = await completeSignIn(deps, {
+      user: user.user,
+      via: 'sso',
+      hostTenant: input.tenant,
+      client: input.client,
+      remember: false,
+      compliance: null,
+      saml: { nameId: a.nameId, nameIdFormat: a.nameIdFormat, sessionIndex: a.sessionIndex },
+    });
   } catch (err) {
     throw new SamlRefusal(err instanceof AppError ? err.code : 'entry');
   }
-  const signIn = await startSession(deps, {
-    user: user.user,
-    hostTenant: input.tenant,
-    remember: false,
-    // The IdP authenticated the user (with its own MFA); portal 2FA does not apply to SSO users.
-    twofaPassed: true,
-    authMethod: 'sso',
-    client: input.client,
-    action: 'login.sso',
-    saml: { nameId: a.nameId, nameIdFormat: a.nameIdFormat, sessionIndex: a.sessionIndex },
-  });
+  if (outcome.kind !== 'session') throw new SamlRefusal('entry');
+  const signIn = outcome.session;
   const destination = validRelayState(input.relayState, base, input.appPaths) ?? safeContinuePath(stored, base, input.appPaths) ?? `${base}/login`;
   return { kind: 'signed-in', user: user.user, signIn, destination };
 }

@@ -7,10 +7,10 @@ import type { Deps } from '../../deps';
 import { backupCodes, loginChallenges, rememberedDevices, twofaSecrets, users, type Tenant, type User } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
-import { clear, hit, retryAfter } from '../security/throttle';
+import { clear, reserve, type Limit } from '../security/limiter';
 import { decryptSecret } from '../security/secrets';
 import { randomToken, safeEqual, sha256Hex } from '../security/tokens';
-import { completeChallenge, createChallenge, findChallenge, type Challenge, type ChallengeKind, type Fingerprints } from '../auth/challenges';
+import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, type Challenge, type ChallengeKind, type Fingerprints } from '../auth/challenges';
 import type { PasswordCompliance } from '../auth/compliance';
 import type { ClientInfo } from '../auth/sign-in';
 import { listMemberships, type Membership } from '../tenants/memberships';
@@ -21,7 +21,12 @@ export const REMEMBER_DEVICE_DAYS = 30;
 export const MAX_FAILURES = 5;
 export const LOCK_WINDOW_MS = 15 * 60_000;
 
-const failureLimit = (userId: number) => ({ key: `2fa-login:${userId}`, max: MAX_FAILURES, windowMs: LOCK_WINDOW_MS });
+/** One-time and backup code guesses, per account across its pending logins (reserved first). */
+async function guessLimit(deps: Deps, c: Challenge): Promise<Limit> {
+  const limit = await codeGuessLimit(deps, c, '2fa-login', MAX_FAILURES, LOCK_WINDOW_MS);
+  await reserve(deps.db, [limit], deps.clock.now(), 'locked-out');
+  return limit;
+}
 
 /** Whether the tenants being entered enforce two-factor, and whether they let the user skip. */
 export function enforcement(hostTenant: Tenant | null, memberships: Membership[]): { enforced: boolean; skipAllowed: boolean } {
@@ -53,9 +58,10 @@ interface StartArgs {
   user: User;
   tenantId: number | null;
   remember: boolean;
-  compliance: PasswordCompliance;
+  compliance: PasswordCompliance | null;
   fingerprints: Fingerprints;
   client: ClientInfo;
+  authenticatedAt: number;
 }
 
 /** The `enter-otp` step; SMS users get their code now. */
@@ -90,7 +96,6 @@ async function sendChallengeSms(deps: Deps, user: User, c: Challenge): Promise<v
       // A new code replaces the old one; the failure count (per account) is untouched.
       await deps.db.update(loginChallenges).set({ codeHash: hash, codeExpiresAt: expiresAt, codeSentAt: deps.clock.now() }).where(eq(loginChallenges.id, c.id));
     },
-    c.codeSentAt,
   );
 }
 
@@ -102,22 +107,25 @@ async function pending(deps: Deps, token: string | undefined, hostTenantId: numb
   return { c, user };
 }
 
-async function assertNotLocked(deps: Deps, userId: number) {
-  const wait = await retryAfter(deps.db, failureLimit(userId), deps.clock.now());
-  if (wait > 0) throw new AppError('locked-out', 429, { duration: wait });
-}
-
 async function fail(deps: Deps, c: Challenge, code: 'invalid-otp' | 'invalid-backup-code'): Promise<never> {
-  const now = deps.clock.now();
-  await hit(deps.db, failureLimit(c.userId), now);
-  await audit(deps.db, { tenantId: c.tenantId, actorUserId: c.userId, action: `login.${code}` }, now);
+  await audit(deps.db, { tenantId: c.tenantId, actorUserId: c.userId, action: `login.${code}` }, deps.clock.now());
   throw new AppError(code, 422);
 }
 
-async function finish(deps: Deps, c: Challenge, user: User) {
+/** What a finished pending login hands to completeSignIn. */
+export function finishedLogin(c: Challenge, user: User) {
+  return {
+    user,
+    remember: c.remember,
+    compliance: (c.compliance as PasswordCompliance | null) ?? null,
+    authenticatedAt: c.authenticatedAt ?? c.createdAt,
+  };
+}
+
+async function finish(deps: Deps, c: Challenge, user: User, limit?: Limit) {
   if (!(await completeChallenge(deps, c))) throw new AppError('no-pending-login', 401);
-  await clear(deps.db, failureLimit(user.id).key);
-  return { user, remember: c.remember, compliance: c.compliance as PasswordCompliance, fingerprints: { device: c.deviceFingerprint!, network: c.networkFingerprint } };
+  if (limit) await clear(deps.db, [limit]);
+  return finishedLogin(c, user);
 }
 
 /**
@@ -128,7 +136,7 @@ export async function verifyLoginOtp(deps: Deps, token: string | undefined, host
   const { db, clock, config } = deps;
   const now = clock.now();
   const { c, user } = await pending(deps, token, hostTenantId, 'otp');
-  await assertNotLocked(deps, user.id);
+  const limit = await guessLimit(deps, c);
   const secret = await db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, user.id)).get();
   if (!secret) throw new AppError('no-pending-login', 401);
   if (secret.method === 'app' && secret.secretCiphertext) {
@@ -144,14 +152,14 @@ export async function verifyLoginOtp(deps: Deps, token: string | undefined, host
     const ok = /^[0-9]{6}$/.test(otp) && c.codeHash !== null && (c.codeExpiresAt ?? 0) > now && safeEqual(sha256Hex(otp), c.codeHash);
     if (!ok) return fail(deps, c, 'invalid-otp');
   }
-  return finish(deps, c, user);
+  return finish(deps, c, user, limit);
 }
 
 /** POST backup-code: each code works once (compare-and-set on the code row). */
 export async function verifyLoginBackupCode(deps: Deps, token: string | undefined, hostTenantId: number | null, input: string) {
   const { db, clock, config } = deps;
   const { c, user } = await pending(deps, token, hostTenantId, 'otp');
-  await assertNotLocked(deps, user.id);
+  const limit = await guessLimit(deps, c);
   const code = normaliseBackupCode(input);
   if (!code) return fail(deps, c, 'invalid-backup-code');
   const used = await db
@@ -161,7 +169,7 @@ export async function verifyLoginBackupCode(deps: Deps, token: string | undefine
     .returning({ id: backupCodes.id });
   if (used.length !== 1) return fail(deps, c, 'invalid-backup-code');
   await audit(db, { tenantId: c.tenantId, actorUserId: user.id, action: 'login.backup_code_used' }, clock.now());
-  return finish(deps, c, user);
+  return finish(deps, c, user, limit);
 }
 
 /** POST otp/resend: a new SMS code for this login attempt (once a minute, limited per user/number/tenant). */

@@ -8,7 +8,7 @@ import { backupCodes, rememberedDevices, sessions, twofaPending, twofaSecrets, u
 import { getT, type T } from '../../shared/i18n';
 import { AppError, ValidationError } from '../errors';
 import { auditInsert } from '../audit/log';
-import { hit, retryAfter } from '../security/throttle';
+import { clear, reserve } from '../security/limiter';
 import { decryptSecret, encryptSecret } from '../security/secrets';
 import { safeEqual, sha256Hex } from '../security/tokens';
 import { backupCodeHash, formatBackupCode, newBackupCodes, newSmsCode, newTotpSecret, otpauthUri, qrDataUrl, totpStep } from './codes';
@@ -26,13 +26,10 @@ export async function verifyPasswordForSetup(deps: Deps, user: User, session: Se
   const { db, clock, passwords } = deps;
   const now = clock.now();
   const limit = { key: `verify-password:${user.id}`, max: 5, windowMs: 15 * 60_000 };
-  const wait = await retryAfter(db, limit, now);
-  if (wait > 0) throw new AppError('too-many-attempts', 429, { duration: wait });
+  await reserve(db, [limit], now);
   const ok = user.passwordHash ? (await passwords.verify(password, user.passwordHash)).ok : false;
-  if (!ok) {
-    await hit(db, limit, now);
-    throw new AppError('wrong_password', 422);
-  }
+  if (!ok) throw new AppError('wrong_password', 422);
+  await clear(db, [limit]);
   await db.update(sessions).set({ passwordVerifiedAt: now }).where(eq(sessions.id, session.id));
 }
 
@@ -88,23 +85,20 @@ export function mobileE164(contact: string): string | null {
 }
 
 /**
- * Sends an SMS code (10 minutes). Limits: one a minute per user; 5 an hour per user, per number
- * and 100 an hour per tenant (toll fraud). Answers the seconds to wait when limited.
+ * Sends an SMS code (10 minutes). Limits, reserved before sending: one a minute per user and
+ * number; 5 an hour per user, per number and 100 an hour per tenant (toll fraud). Answers the
+ * seconds to wait when limited.
  */
-export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantId: number | null, store: (hash: string, expiresAt: number) => Promise<void>, lastSentAt: number | null): Promise<void> {
+export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantId: number | null, store: (hash: string, expiresAt: number) => Promise<void>): Promise<void> {
   const { db, clock } = deps;
   const now = clock.now();
-  if (lastSentAt && now - lastSentAt < SMS_RESEND_COOLDOWN_S * 1000) {
-    throw new AppError('Too Many Attempts.', 429, { duration: Math.ceil((SMS_RESEND_COOLDOWN_S * 1000 - (now - lastSentAt)) / 1000) });
-  }
   const limits = [
+    { key: `sms:cooldown:${user.id}:${sha256Hex(phone)}`, max: 1, windowMs: SMS_RESEND_COOLDOWN_S * 1000 },
     { key: `sms:user:${user.id}`, max: 5, windowMs: 3_600_000 },
     { key: `sms:number:${sha256Hex(phone)}`, max: 5, windowMs: 3_600_000 },
     { key: `sms:tenant:${tenantId ?? 'none'}`, max: 100, windowMs: 3_600_000 },
   ];
-  const wait = Math.max(...(await Promise.all(limits.map((l) => retryAfter(db, l, now)))));
-  if (wait > 0) throw new AppError('Too Many Attempts.', 429, { duration: wait });
-  await Promise.all(limits.map((l) => hit(db, l, now)));
+  await reserve(db, limits, now, 'Too Many Attempts.');
   const code = newSmsCode();
   await store(sha256Hex(code), now + SMS_CODE_TTL_MS);
   const t = getT(user.language);
@@ -115,10 +109,8 @@ export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantI
 export async function setupSms(deps: Deps, t: T, user: User, contact: string, tenantId: number | null): Promise<void> {
   const phone = mobileE164(contact);
   if (!phone) throw new ValidationError({ contact: [t('validation.invalidMobile')] });
-  const pending = await loadPending(deps, user.id);
-  const last = pending?.phoneE164 === phone ? pending.smsSentAt : null;
   await sendSmsCode(deps, user, phone, tenantId, (hash, expiresAt) =>
-    savePending(deps, user.id, { method: 'sms', phoneE164: phone, smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }), last);
+    savePending(deps, user.id, { method: 'sms', phoneE164: phone, smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }));
 }
 
 /** POST twofa/sms/otp/resend: a new code to the number of this setup. */
@@ -126,7 +118,7 @@ export async function resendSetupSms(deps: Deps, user: User, tenantId: number | 
   const pending = await loadPending(deps, user.id);
   if (pending?.method !== 'sms' || !pending.phoneE164) throw new AppError('no-pending-setup', 409);
   await sendSmsCode(deps, user, pending.phoneE164, tenantId, (hash, expiresAt) =>
-    savePending(deps, user.id, { smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }), pending.smsSentAt);
+    savePending(deps, user.id, { smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }));
 }
 
 /**
@@ -137,8 +129,7 @@ export async function enableTwofa(deps: Deps, user: User, method: Method, otp: s
   const { db, clock, config } = deps;
   const now = clock.now();
   const limit = { key: `2fa-setup:${user.id}`, max: 5, windowMs: 15 * 60_000 };
-  const wait = await retryAfter(db, limit, now);
-  if (wait > 0) throw new AppError('locked-out', 429, { duration: wait });
+  await reserve(db, [limit], now, 'locked-out');
   const pending = await loadPending(deps, user.id);
   if (!pending || pending.method !== method || !pending.backupCodeHashes?.length) throw new AppError('no-pending-setup', 409);
 
@@ -150,10 +141,8 @@ export async function enableTwofa(deps: Deps, user: User, method: Method, otp: s
   } else if (method === 'sms' && pending.smsCodeHash && pending.smsCodeExpiresAt && pending.smsCodeExpiresAt > now) {
     ok = /^[0-9]{6}$/.test(otp) && safeEqual(sha256Hex(otp), pending.smsCodeHash);
   }
-  if (!ok) {
-    await hit(db, limit, now);
-    throw new AppError('invalid-otp', 422);
-  }
+  if (!ok) throw new AppError('invalid-otp', 422);
+  await clear(db, [limit]);
   // The pending row is consumed by compare-and-set: one enable per setup.
   const claimed = await db.delete(twofaPending).where(and(eq(twofaPending.userId, user.id), eq(twofaPending.createdAt, pending.createdAt))).returning({ userId: twofaPending.userId });
   if (claimed.length !== 1) throw new AppError('no-pending-setup', 409);

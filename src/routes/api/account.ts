@@ -10,10 +10,8 @@ import { forgetRememberedDevice, listDevices, logoutDevice, logoutOtherDevices }
 import { mapAddinToken, redeemAddinToken } from '../../domain/auth/outlook';
 import { isResetTokenValid, policyForEmail, requestPasswordReset, resetPassword } from '../../domain/auth/password-reset';
 import { register, sendVerificationMail, verifyEmail } from '../../domain/auth/registration';
-import { checkEntry, startSession } from '../../domain/auth/sign-in';
-import { rememberDevice, deviceFingerprints } from '../../domain/auth/additional-challenge';
+import { completeSignIn } from '../../domain/auth/sign-in';
 import { AppError } from '../../domain/errors';
-import { listMemberships } from '../../domain/tenants/memberships';
 import type { User } from '../../db/schema';
 import {
   addinTokenSchema,
@@ -25,7 +23,7 @@ import {
   signedLinkQuerySchema,
   verifyResetTokenSchema,
 } from '../../shared/schemas';
-import { clientInfo, deviceToken, signedIn } from '../auth-helpers';
+import { answerOutcome, clientInfo, deviceToken } from '../auth-helpers';
 import type { AppEnv, Ctx } from '../env';
 import { requireSession } from '../middleware/guards';
 import { limitPerAddress } from '../middleware/rate-limit';
@@ -53,26 +51,31 @@ accountApi.get('/users/password-policy/:email', limitPerAddress('policy', 60, 60
 });
 
 /**
- * After a reset or a registration the user is signed in on this host when the entry rules allow
- * it; a user with two-factor authentication, or one who may not enter here, signs in again
- * (a reset never bypasses the second factor).
+ * After a reset or a registration the person goes on through completeSignIn like any way in (the
+ * link proved the mailbox): their second factor, or a 2FA setup the tenant enforces, is asked for
+ * as the next step; someone who may not enter here (or an SSO member) signs in again.
  */
-async function signInAfterPasswordSet(c: Ctx, user: User, password: string) {
+async function signInAfterPasswordSet(c: Ctx, user: User, password: string, via: 'reset' | 'registration') {
   const { deps, hostTenant } = c.var;
-  const client = clientInfo(c);
-  if (user.twofaMethod) return c.json({ message: 'password-set', requires_login: true, user: null });
-  const memberships = await listMemberships(deps.db, user.id);
+  const policy = await policyForEmail(deps, user.email, hostTenant);
+  let outcome;
   try {
-    const entry = await checkEntry(deps, user, memberships, hostTenant, client);
-    if (entry.kind === 'sso') return c.json({ message: 'password-set', requires_login: true, user: null });
+    outcome = await completeSignIn(deps, {
+      user,
+      via,
+      hostTenant,
+      client: clientInfo(c),
+      remember: false,
+      compliance: passwordCompliance(password, user.email, policy, user.passwordScore),
+      deviceToken: deviceToken(c),
+      rememberedDeviceToken: rememberedDeviceCookie(c),
+    });
   } catch (e) {
-    if (e instanceof AppError) return c.json({ message: 'password-set', requires_login: true, user: null });
+    if (e instanceof AppError && e.status === 403) return c.json({ message: 'password-set', requires_login: true, user: null });
     throw e;
   }
-  await rememberDevice(deps.db, user.id, deviceFingerprints(deviceToken(c), client.ip), deps.clock.now());
-  const session = await startSession(deps, { user, hostTenant, remember: false, twofaPassed: false, authMethod: 'password', client, action: 'login.succeeded' });
-  const policy = await policyForEmail(deps, user.email, hostTenant);
-  return signedIn(c, user, session, passwordCompliance(password, user.email, policy, user.passwordScore));
+  if (outcome.kind === 'redirect-to-sso') return c.json({ message: 'password-set', requires_login: true, user: null });
+  return answerOutcome(c, outcome);
 }
 
 accountApi.post('/password/reset', async (c) => {
@@ -85,7 +88,7 @@ accountApi.post('/password/reset', async (c) => {
     hostTenant: c.var.hostTenant,
     ip: c.var.clientIp,
   });
-  return signInAfterPasswordSet(c, user, input.password);
+  return signInAfterPasswordSet(c, user, input.password, 'reset');
 });
 
 function linkQuery(c: Ctx) {
@@ -114,7 +117,7 @@ accountApi.post('/users/register/:id', limitPerAddress('register', 20, 60_000), 
     hostTenant: c.var.hostTenant,
     ip: c.var.clientIp,
   });
-  return signInAfterPasswordSet(c, user, input.password);
+  return signInAfterPasswordSet(c, user, input.password, 'registration');
 });
 
 accountApi.post('/users/verify/:id', limitPerAddress('verify', 20, 60_000), async (c) => {

@@ -2,7 +2,7 @@
 // hand-off that moves a session to another tenant's host.
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { users } from '../../db/schema';
+import { users, type Tenant } from '../../db/schema';
 import { createHandoff } from '../../domain/auth/handoff';
 import { login } from '../../domain/auth/login';
 import { deleteSession } from '../../domain/auth/sessions';
@@ -16,7 +16,7 @@ import { userPayload } from '../../domain/users/profile';
 import { safeContinuePath } from '../../shared/continue-path';
 import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas';
 import { clearSessionCookie } from '../cookies';
-import { clientInfo, deviceToken, setChallengeCookie, signedIn } from '../auth-helpers';
+import { answerOutcome, clientInfo, deviceToken, handoffBrowserToken } from '../auth-helpers';
 import type { AppEnv } from '../env';
 import { rememberedDeviceCookie } from './twofa';
 import { requireSession } from '../middleware/guards';
@@ -36,14 +36,7 @@ authApi.post('/v2/login', async (c) => {
     deviceToken: deviceToken(c),
     rememberedDeviceToken: rememberedDeviceCookie(c),
   });
-  if (result.kind === 'redirect-to-sso') {
-    return c.json({ message: 'redirect-to-sso', initial_subdomain: result.initialSubdomain });
-  }
-  if (result.kind === 'challenge') {
-    setChallengeCookie(c, result.challengeToken);
-    return c.json({ message: result.message, initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null });
-  }
-  return signedIn(c, result.user, result.session, result.compliance);
+  return answerOutcome(c, result);
 });
 
 authApi.post('/logout', async (c) => {
@@ -88,13 +81,18 @@ authApi.post('/handoff', requireSession, async (c) => {
   const path = safeContinuePath(input.continue, base, appPaths(deps.config)) ?? `${base}/my-account`;
   let handoff;
   try {
-    handoff = await createHandoff(deps, c.var.session, input.tenant_id, path);
+    handoff = await createHandoff(deps, c.var.session, input.tenant_id, path, handoffBrowserToken(c, true)!);
   } catch (err) {
     // An SSO member of the chosen tenant goes to its SAML login (the browser just follows `url`).
     if (err instanceof AppError && err.code === 'redirect-to-sso') {
       const here = new URL(c.req.url);
       const origin = `${c.var.https ? 'https' : 'http'}://${String(err.details.initial_subdomain)}.${deps.config.PORTAL_DOMAIN}${here.port ? ':' + here.port : ''}`;
       return c.json({ message: 'redirect-to-sso', url: `${origin}${base}/api/saml2/all/login?RelayState=${encodeURIComponent(path)}` });
+    }
+    // A session an IdP vouched for does not reach other tenants: the person signs in there.
+    if (err instanceof AppError && err.code === 'sign-in-required') {
+      const origin = tenantOrigin(err.details.tenant as Tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
+      return c.json({ message: 'sign-in-required', url: `${origin}${base}/login?continue=${encodeURIComponent(path)}` });
     }
     throw err;
   }

@@ -7,7 +7,8 @@ import { AppError } from '../../domain/errors';
 import { createTenant, getTenant, listTenants, updateTenant, auditOperator, type OperatorActor } from '../../domain/operator/tenants';
 import { deleteMaintenance, listMaintenance, listManagers, listServiceRequests, markRequestHandled, postMaintenance, setManager } from '../../domain/operator/staff';
 import { authenticateOperator, type OperatorIdentity } from '../../domain/operator/tokens';
-import { hit, retryAfter } from '../../domain/security/throttle';
+import { refund, reserve } from '../../domain/security/limiter';
+import { addressKey } from '../../domain/security/network';
 import {
   createTenantSchema,
   listTenantsQuerySchema,
@@ -33,21 +34,22 @@ const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   c.set('user', null);
   c.set('member', null);
   const { db, clock } = c.var.deps;
-  const limit = { key: `operator-auth:ip:${c.var.clientIp ?? 'unknown'}`, ...OPERATOR_AUTH_LIMIT };
-  const wait = await retryAfter(db, limit, clock.now());
-  if (wait > 0) throw new AppError('too-many-attempts', 429, { duration: wait });
+  const limit = { key: `operator-auth:ip:${addressKey(c.var.clientIp)}`, ...OPERATOR_AUTH_LIMIT };
+  // Reserved before the token is looked at; a good token gives its attempt back.
+  await reserve(db, [limit], clock.now());
   const header = c.req.header('authorization') ?? '';
   const m = /^Bearer ([^\s]+)$/i.exec(header.trim());
   if (!m) {
+    await refund(db, [limit], clock.now());
     c.header('WWW-Authenticate', 'Bearer realm="operator"');
     return c.json({ message: 'unauthenticated' }, 401);
   }
   const result = await authenticateOperator(db, m[1]!, clock.now());
   if (!result.ok) {
-    await hit(db, limit, clock.now());
     c.header('WWW-Authenticate', 'Bearer realm="operator", error="invalid_token"');
     return c.json({ message: 'invalid-token' }, 401);
   }
+  await refund(db, [limit], clock.now());
   c.set('operator', result.identity);
   return next();
 };

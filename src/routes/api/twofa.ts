@@ -2,14 +2,11 @@
 // SSO users) and the login side (one-time code, backup code, resend, forced setup at login).
 import { Hono, type MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { rememberDevice } from '../../domain/auth/additional-challenge';
-import type { PasswordCompliance } from '../../domain/auth/compliance';
-import { checkEntry, startSession } from '../../domain/auth/sign-in';
+import { completeSignIn } from '../../domain/auth/sign-in';
 import { parseAgent } from '../../domain/auth/user-agent';
-import { AppError } from '../../domain/errors';
-import { listMemberships } from '../../domain/tenants/memberships';
 import {
   enableAtLogin,
+  finishedLogin,
   loginSetupDetails,
   rememberThisDevice,
   resendLoginSms,
@@ -27,10 +24,8 @@ import {
   setupSms,
   verifyPasswordForSetup,
 } from '../../domain/twofa/setup';
-import type { User } from '../../db/schema';
-import type { Fingerprints } from '../../domain/auth/challenges';
 import { backupCodeSchema, otpLoginSchema, otpSchema, smsContactSchema, verifyPasswordSchema } from '../../shared/schemas';
-import { challengeToken, clearChallengeCookie, clientInfo, signedIn } from '../auth-helpers';
+import { answerOutcome, challengeToken, clearChallengeCookie, clientInfo, deviceToken } from '../auth-helpers';
 import { cookieName, type AppEnv, type AuthedEnv, type Ctx } from '../env';
 import { isSsoUser, requireSession } from '../middleware/guards';
 import { readJson } from './validate';
@@ -85,38 +80,43 @@ twofaApi.delete('/twofa', ...setup, async (c) => {
   return c.json({ message: 'success' });
 });
 
-/** The end of every second-factor step at login: entry rules again, then the session. */
+/** The end of every second-factor step at login: completeSignIn decides again, with what was proven. */
 async function completeLogin(
   c: Ctx,
-  done: { user: User; remember: boolean; compliance: PasswordCompliance; fingerprints: Fingerprints },
-  twofaPassed: boolean,
+  done: ReturnType<typeof finishedLogin>,
+  passed: { secondFactor?: boolean; setup?: 'enabled' | 'skipped' },
   rememberThis = false,
 ) {
   const { deps, hostTenant } = c.var;
   const client = clientInfo(c);
   clearChallengeCookie(c);
-  const entry = await checkEntry(deps, done.user, await listMemberships(deps.db, done.user.id), hostTenant, client);
-  if (entry.kind === 'sso') throw new AppError('redirect-to-sso', 409, { initial_subdomain: entry.initialSubdomain });
-  await rememberDevice(deps.db, done.user.id, done.fingerprints, deps.clock.now());
-  if (rememberThis) {
+  const outcome = await completeSignIn(deps, {
+    ...done,
+    via: 'password',
+    hostTenant,
+    client,
+    deviceToken: deviceToken(c),
+    rememberedDeviceToken: rememberedDeviceCookie(c),
+    passed,
+  });
+  if (outcome.kind === 'session' && rememberThis) {
     const agent = parseAgent(client.userAgent);
     const r = await rememberThisDevice(deps, done.user, agent);
     setCookie(c, cookieName(c, REMEMBER_COOKIE), r.token, { path: '/', httpOnly: true, secure: c.var.https, sameSite: 'Lax', expires: new Date(r.expiresAt) });
   }
-  const session = await startSession(deps, { user: done.user, hostTenant, remember: done.remember, twofaPassed, authMethod: 'password', client, action: 'login.succeeded' });
-  return signedIn(c, done.user, session, done.compliance);
+  return answerOutcome(c, outcome);
 }
 
 twofaApi.post('/otp/verify', async (c) => {
   const { otp, rememberDevice: rememberThis } = await readJson(c, otpLoginSchema);
   const done = await verifyLoginOtp(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, otp);
-  return completeLogin(c, done, true, rememberThis);
+  return completeLogin(c, done, { secondFactor: true }, rememberThis);
 });
 
 twofaApi.post('/backup-code', async (c) => {
   const { backupCode } = await readJson(c, backupCodeSchema);
   const done = await verifyLoginBackupCode(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, backupCode);
-  return completeLogin(c, done, true);
+  return completeLogin(c, done, { secondFactor: true });
 });
 
 twofaApi.post('/otp/resend', async (c) => {
@@ -129,12 +129,12 @@ twofaApi.get('/setup-twofa-at-login/app', async (c) => c.json(await loginSetupDe
 twofaApi.post('/setup-twofa-at-login/app', async (c) => {
   const { otp } = await readJson(c, otpSchema);
   const done = await enableAtLogin(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, otp);
-  return completeLogin(c, done, true);
+  return completeLogin(c, done, { secondFactor: true, setup: 'enabled' });
 });
 
 twofaApi.post('/setup-twofa-at-login/skip', async (c) => {
   const done = await skipSetupAtLogin(c.var.deps, challengeToken(c), c.var.hostTenant);
-  return completeLogin(c, done, false);
+  return completeLogin(c, done, { setup: 'skipped' });
 });
 
 export function rememberedDeviceCookie(c: Ctx): string | undefined {

@@ -1,19 +1,20 @@
-// Per-address rate limit for unauthenticated lookups (SSO checks): counted in the database.
+// Per-address rate limit for unauthenticated calls (SSO checks, link checks): counted in the
+// database before the handler runs (reserve first), so parallel requests cannot pass the limit.
 import type { MiddlewareHandler } from 'hono';
-import { hit, retryAfter } from '../../domain/security/throttle';
+import { AppError } from '../../domain/errors';
+import { reserve } from '../../domain/security/limiter';
+import { addressKey } from '../../domain/security/network';
 import type { AppEnv } from '../env';
 
 export function limitPerAddress(name: string, max: number, windowMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { db, clock } = c.var.deps;
-    const limit = { key: `${name}:ip:${c.var.clientIp ?? 'unknown'}`, max, windowMs };
-    const now = clock.now();
-    const wait = await retryAfter(db, limit, now);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return c.json({ message: 'too-many-attempts', duration: wait }, 429);
+    try {
+      await reserve(db, [{ key: `${name}:ip:${addressKey(c.var.clientIp)}`, max, windowMs }], clock.now());
+    } catch (e) {
+      if (e instanceof AppError) c.header('Retry-After', String(e.details.duration));
+      throw e;
     }
-    await hit(db, limit, now);
     return next();
   };
 }

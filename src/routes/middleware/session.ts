@@ -17,6 +17,7 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const auth = await validateSession(db, token, tenant?.id ?? null, clock.now(), {
       rememberDays: config.SESSION_REMEMBER_DAYS,
       idleMinutes: config.SESSION_IDLE_MINUTES,
+      maxDays: config.SESSION_MAX_DAYS,
     });
     const member = auth?.member ?? null;
     // On a tenant host the user must be an active member, or a tenant manager (staff).

@@ -1,4 +1,6 @@
-// Target side of a host hand-off: exchange the one-time code for this host's own session.
+// Target side of a host hand-off: exchange the one-time code (bound to this browser) and go on
+// as completeSignIn decides: this host's own session, or a pending step (a 2FA setup the tenant
+// enforces, a code) on this host's login pages.
 import { Hono } from 'hono';
 import { exchangeHandoff } from '../../domain/auth/handoff';
 import { AppError } from '../../domain/errors';
@@ -7,7 +9,7 @@ import { renderErrorPage } from '../../ui/render';
 import { appPaths } from '../api/helpers';
 import { setSessionCookie } from '../cookies';
 import type { AppEnv } from '../env';
-import { clientInfo } from '../auth-helpers';
+import { clientInfo, deviceToken, handoffBrowserToken, setChallengeCookie } from '../auth-helpers';
 
 export const handoffPages = new Hono<AppEnv>();
 
@@ -16,10 +18,23 @@ handoffPages.get('/handoff', async (c) => {
   const base = deps.config.BASE_PATH;
   if (!hostTenant) return renderErrorPage(c, 400, 'errors.handoff-invalid');
   try {
-    const r = await exchangeHandoff(deps, c.req.query('code') ?? '', hostTenant, clientInfo(c));
-    setSessionCookie(c, r.token, r.remember, r.expiresAt);
+    const { outcome, path } = await exchangeHandoff(deps, {
+      code: c.req.query('code') ?? '',
+      hostTenant,
+      client: clientInfo(c),
+      browserToken: handoffBrowserToken(c, false),
+      deviceToken: deviceToken(c),
+    });
     c.header('Referrer-Policy', 'no-referrer');
-    return c.redirect(safeContinuePath(r.path, base, appPaths(deps.config)) ?? `${base}/my-account`, 302);
+    const next = safeContinuePath(path, base, appPaths(deps.config)) ?? `${base}/my-account`;
+    if (outcome.kind === 'session') {
+      setSessionCookie(c, outcome.session.token, outcome.session.remember, outcome.session.expiresAt);
+      return c.redirect(next, 302);
+    }
+    const q = `?continue=${encodeURIComponent(next)}`;
+    if (outcome.kind === 'redirect-to-sso') return c.redirect(`${base}/login${q}`, 302);
+    setChallengeCookie(c, outcome.challengeToken);
+    return c.redirect(`${base}/${outcome.message === 'enter-otp' ? 'otp' : 'setup-twofa-at-login'}${q}`, 302);
   } catch (e) {
     if (e instanceof AppError) return renderErrorPage(c, 400, 'errors.handoff-invalid');
     throw e;

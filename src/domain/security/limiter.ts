@@ -1,0 +1,72 @@
+// Limits that hold under concurrency (docs/decisions/0026-one-way-in-and-reserved-limits.md).
+// Reserve first: one atomic upsert counts the attempt *before* the work and returns the count, so
+// N parallel requests see N distinct counts and only those within the limit do the work. Success
+// then clears the counter (a lock-out that only failures should build) or refunds the one
+// attempt (a budget that successes should not spend). Fixed windows, rows in the database:
+// Workers isolates share no memory, and one statement is atomic on D1 and libSQL alike.
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { throttles } from '../../db/schema';
+import { AppError } from '../errors';
+
+export interface Limit {
+  key: string;
+  max: number;
+  windowMs: number;
+}
+
+export type LimitCode = 'too-many-attempts' | 'locked-out' | 'Too Many Attempts.';
+
+function reserveStatement(db: Db, limit: Limit, now: number) {
+  const resetAt = now + limit.windowMs;
+  return db
+    .insert(throttles)
+    .values({ key: limit.key, hits: 1, resetAt })
+    .onConflictDoUpdate({
+      target: throttles.key,
+      set: {
+        hits: sql`case when ${throttles.resetAt} <= ${now} then 1 else ${throttles.hits} + 1 end`,
+        resetAt: sql`case when ${throttles.resetAt} <= ${now} then ${resetAt} else ${throttles.resetAt} end`,
+      },
+    })
+    .returning({ hits: throttles.hits, resetAt: throttles.resetAt });
+}
+
+/**
+ * Counts one attempt against every limit (one batch: one round trip, atomic per statement) and
+ * throws `code` (429, with the seconds to wait) when any of them is now over its maximum. The
+ * caller does its work only after this returns.
+ */
+export async function reserve(db: Db, limits: Limit[], now: number, code: LimitCode = 'too-many-attempts'): Promise<void> {
+  if (limits.length === 0) return;
+  const [first, ...rest] = limits.map((l) => reserveStatement(db, l, now));
+  const results = (await db.batch([first!, ...rest])) as { hits: number; resetAt: number }[][];
+  let wait = 0;
+  results.forEach((rows, i) => {
+    const row = rows[0];
+    if (row && row.hits > limits[i]!.max) wait = Math.max(wait, Math.max(1, Math.ceil((row.resetAt - now) / 1000)));
+  });
+  if (wait > 0) throw new AppError(code, 429, { duration: wait });
+}
+
+/** Gives back one reserved attempt (the work succeeded and should not spend the budget). */
+export async function refund(db: Db, limits: Limit[], now: number): Promise<void> {
+  if (limits.length === 0) return;
+  await db
+    .update(throttles)
+    .set({ hits: sql`max(${throttles.hits} - 1, 0)` })
+    .where(and(inArray(throttles.key, limits.map((l) => l.key)), gt(throttles.resetAt, now)));
+}
+
+/** Forgets the counters (a success ends a run of failures). */
+export async function clear(db: Db, limits: Limit[]): Promise<void> {
+  if (limits.length === 0) return;
+  await db.delete(throttles).where(limits.length === 1 ? eq(throttles.key, limits[0]!.key) : inArray(throttles.key, limits.map((l) => l.key)));
+}
+
+/** Seconds until `limit` accepts an attempt again (0 = now), without counting one. For screens. */
+export async function waitFor(db: Db, limit: Limit, now: number): Promise<number> {
+  const row = await db.select().from(throttles).where(eq(throttles.key, limit.key)).get();
+  if (!row || row.resetAt <= now || row.hits < limit.max) return 0;
+  return Math.max(1, Math.ceil((row.resetAt - now) / 1000));
+}

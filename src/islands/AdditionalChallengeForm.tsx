@@ -10,7 +10,7 @@ import { getT, type Lang } from '../shared/i18n';
 import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
 import type { AppKey, RedirectionInput } from '../shared/redirection';
 import { otpSchema } from '../shared/schemas';
-import { forcedReason, redirectionFor, type PasswordComplianceAnswer, type SignedInUser } from '../shared/signed-in';
+import { forcedReason, pendingStepUrl, redirectionFor, type PasswordComplianceAnswer, type SignedInUser } from '../shared/signed-in';
 import ChangePasswordDialog, { type ForcedReason } from './ChangePasswordDialog';
 import OutlookComplete from './OutlookComplete';
 import Redirection from './Redirection';
@@ -88,6 +88,9 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
       'additional-challenge/verify',
       parsed.data,
     );
+    // A 2FA setup the tenant enforces comes after the emailed code.
+    const step = r.ok ? pendingStepUrl(r.data.message, basePath, props.query) : null;
+    if (step) return window.location.assign(step);
     if (r.ok && r.data.user) {
       // The user is stored (spec 01 section 4): the same three ways on as after the password step.
       if (outlookToken) return setOutlookDone(true);

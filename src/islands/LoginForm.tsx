@@ -5,7 +5,7 @@ import { getT, type Lang } from '../shared/i18n';
 import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
 import type { AppKey, RedirectionInput } from '../shared/redirection';
 import { emailSchema } from '../shared/schemas';
-import { forcedReason, redirectionFor, type PasswordComplianceAnswer, type SignedInUser } from '../shared/signed-in';
+import { forcedReason, pendingStepUrl, redirectionFor, type PasswordComplianceAnswer, type SignedInUser } from '../shared/signed-in';
 import type { ForcedReason } from './ChangePasswordDialog';
 import Redirection from './Redirection';
 
@@ -148,8 +148,8 @@ export default function LoginForm(props: LoginFormProps) {
     if (!r.ok) return showError(r.status, r.data);
     const query = props.query;
     if (r.data.message === 'redirect-to-sso' && r.data.initial_subdomain) return goToSso(r.data.initial_subdomain);
-    if (r.data.message === 'enter-otp') return window.location.assign(`${basePath}/otp${query}`);
-    if (r.data.message === 'enable-twofa') return window.location.assign(`${basePath}/setup-twofa-at-login${query}`);
+    const step = pendingStepUrl(r.data.message, basePath, query);
+    if (step) return window.location.assign(step);
     if (r.data.message === 'enter-additional-challenge') {
       // The page's query (continue, the Outlook add-in's parameters) goes along with the email.
       const q = new URLSearchParams(query);

@@ -7,7 +7,7 @@ import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
 import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
 import type { AppKey, RedirectionInput } from '../shared/redirection';
-import { redirectionFor, type SignedInUser } from '../shared/signed-in';
+import { pendingStepUrl, redirectionFor, type SignedInUser } from '../shared/signed-in';
 import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from './Redirection';
 
@@ -80,6 +80,8 @@ export default function RegisterForm(p: RegisterFormProps) {
       { password: next.password, password_confirmation: next.confirmation },
     );
     setBusy(false);
+    const step = r.ok ? pendingStepUrl(r.data.message, p.basePath) : null;
+    if (step) return window.location.assign(step);
     if (r.ok && r.data.requires_login) return window.location.assign(`${p.basePath}/login?notice=password-set`);
     if (r.ok && r.data.user) {
       return setRedirection(redirectionFor(r.data.user, { hostTenantId: p.hostTenantId, continuePath: null, basePath: p.basePath, appUrls: p.appUrls }));

@@ -7,7 +7,7 @@ import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
 import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
 import type { AppKey, RedirectionInput } from '../shared/redirection';
-import { redirectionFor, type SignedInUser } from '../shared/signed-in';
+import { pendingStepUrl, redirectionFor, type SignedInUser } from '../shared/signed-in';
 import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from './Redirection';
 
@@ -73,6 +73,9 @@ export default function ResetForm(p: ResetFormProps) {
       { email: p.email, password: next.password, password_confirmation: next.confirmation, token: p.token },
     );
     setBusy(false);
+    // Their second factor, or a 2FA setup the tenant enforces, comes next.
+    const step = r.ok ? pendingStepUrl(r.data.message, p.basePath) : null;
+    if (step) return window.location.assign(step);
     if (r.ok && r.data.requires_login) {
       // Two-factor users (and anyone who may not enter here) sign in again with the new password.
       return window.location.assign(`${p.basePath}/login?notice=password-set`);

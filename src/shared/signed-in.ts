@@ -44,3 +44,13 @@ export function forcedReason(compliance: PasswordComplianceAnswer | null | undef
   if (!compliance || compliance.score < MIN_ACCEPTED_SCORE) return 'weak';
   return null;
 }
+
+/**
+ * Where the browser goes when a way in answers a pending step instead of a session (the server
+ * decides in one place what is still owed); null when the answer is no such step.
+ */
+export function pendingStepUrl(message: string | undefined, basePath: string, query = ''): string | null {
+  if (message === 'enter-otp') return `${basePath}/otp${query}`;
+  if (message === 'enable-twofa') return `${basePath}/setup-twofa-at-login${query}`;
+  return null;
+}

@@ -56,6 +56,8 @@ const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Geck
 /** A browser: cookie jars keyed by host name (ports do not separate cookies). */
 export class Browser {
   readonly jars = new Map<string, Map<string, string>>();
+  /** Cookies set with a Domain attribute (the hand-off browser id), by domain. */
+  readonly domainJars = new Map<string, Map<string, string>>();
   constructor(readonly port: number) {}
 
   jar(hostname: string): Map<string, string> {
@@ -96,7 +98,9 @@ export class HostClient {
     opts: { json?: unknown; headers?: Record<string, string>; raw?: boolean; cookies?: boolean } = {},
   ): Promise<WorkerResponse> {
     const headers: Record<string, string> = { 'user-agent': UA };
-    if (opts.cookies !== false && this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const domainCookies = [...this.browser.domainJars].filter(([d]) => this.hostname === d || this.hostname.endsWith(`.${d}`)).flatMap(([, j]) => [...j]);
+    const sent = [...domainCookies, ...this.cookies];
+    if (opts.cookies !== false && sent.length) headers.cookie = sent.map(([k, v]) => `${k}=${v}`).join('; ');
     if (path.includes('/api/') && !opts.raw) {
       headers['x-requested-with'] = 'XMLHttpRequest';
       headers.origin = this.origin;
@@ -111,14 +115,20 @@ export class HostClient {
     return res;
   }
 
-  // Domain attributes are not modelled: the portal sets host-only cookies (the tests assert it).
+  // A cookie with a Domain attribute goes to every host under that domain, as in a browser.
   private store(setCookies: string[]) {
     for (const c of setCookies) {
       const [pair = ''] = c.split(';');
       const i = pair.indexOf('=');
       const [name, value] = [pair.slice(0, i).trim(), pair.slice(i + 1).trim()];
-      if (!value || /max-age=0|expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
+      const domain = /;\s*domain=\.?([^;]+)/i.exec(c)?.[1]?.trim().toLowerCase();
+      let jar = this.cookies;
+      if (domain) {
+        jar = this.browser.domainJars.get(domain) ?? new Map();
+        this.browser.domainJars.set(domain, jar);
+      }
+      if (!value || /max-age=0|expires=Thu, 01 Jan 1970/i.test(c)) jar.delete(name);
+      else jar.set(name, value);
     }
   }
 

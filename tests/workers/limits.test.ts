@@ -1,0 +1,38 @@
+// Limits that hold under concurrency, on workerd + D1 (issue 12 section 2; the libSQL side is
+// tests/integration/limits.concurrency.test.ts): N attempts in parallel, at most the limit processed.
+import { describe, expect, inject, it } from 'vitest';
+import { Browser } from './support/client';
+
+const port = inject('workerPort');
+const N = 20;
+const parallel = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
+const count = (rs: { status: number }[], status: number) => rs.filter((r) => r.status === status).length;
+
+describe('reserve-first limits on D1', () => {
+  it(`${N} parallel wrong passwords for one address and email: at most 5 are verified`, async () => {
+    const rs = await parallel(N, () => new Browser(port).on('acme.localhost').login('limits-workers@acme.test', 'wrong-password'));
+    expect(count(rs, 401)).toBeLessThanOrEqual(5);
+    expect(count(rs, 429)).toBeGreaterThanOrEqual(N - 5);
+  });
+
+  it(`${N} parallel authenticator guesses on one pending login: at most 5 are checked`, async () => {
+    const b = new Browser(port).on('acme.localhost');
+    expect((await b.login('totp@acme.test')).body.message).toBe('enter-otp');
+    const rs = await parallel(N, (i) => b.post('/accounts/api/otp/verify', { otp: String(100000 + i) }));
+    expect(count(rs, 422)).toBeLessThanOrEqual(5);
+    expect(count(rs, 429)).toBeGreaterThanOrEqual(N - 5);
+  });
+
+  it('a hand-off code is bound to the browser that asked for it', async () => {
+    const b = new Browser(port);
+    const main = b.on('localhost');
+    expect((await main.login('multi@example.test')).body.message).toBe('success');
+    const r = await main.post('/accounts/api/handoff', { tenant_id: 2 });
+    const url = new URL(r.body.url);
+    // Another browser holding the URL gets nothing; the browser that asked gets its session.
+    expect((await new Browser(port).on(url.hostname).get(url.pathname + url.search)).status).toBe(400);
+    const mine = await b.on(url.hostname).get(url.pathname + url.search);
+    expect(mine.status).toBe(302);
+    expect((await b.on(url.hostname).get('/accounts/api/user')).status).toBe(200);
+  });
+});

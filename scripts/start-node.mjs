@@ -6,7 +6,8 @@ const b = spawnSync('node', ['scripts/build.mjs'], { stdio: 'inherit' });
 if (b.status !== 0) process.exit(b.status ?? 1);
 const child = spawn('npx', ['tsx', 'src/entry/node.ts'], {
   stdio: 'inherit',
-  env: { DEV_MODE: 'true', ...process.env },
+  // *.localhost hosts cannot share the hand-off binding cookie (decision 0026).
+  env: { DEV_MODE: 'true', HANDOFF_BROWSER_BINDING: 'false', ...process.env },
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -12,7 +12,7 @@ run('node', ['scripts/build.mjs']);
 run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local']);
 run('npx', ['tsx', 'scripts/seed.ts', '--d1']);
 
-const child = spawn('npx', ['wrangler', 'dev', '--port', port, '--ip', process.env.HOST ?? '127.0.0.1', '--var', 'DEV_MODE:true', '--show-interactive-dev-session=false'], {
+const child = spawn('npx', ['wrangler', 'dev', '--port', port, '--ip', process.env.HOST ?? '127.0.0.1', '--var', 'DEV_MODE:true', '--var', 'HANDOFF_BROWSER_BINDING:false', '--show-interactive-dev-session=false'], {
   stdio: ['inherit', 'pipe', 'inherit'],
   env: { WRANGLER_SEND_METRICS: 'false', ...process.env },
 });

@@ -26,6 +26,10 @@ export const configSchema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(12 * 60),
   /** Absolute lifetime of an ordinary session, however active: then the person signs in again. */
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(400).default(7),
+  /** Hand-off codes only work in the browser that asked for them (a cookie on PORTAL_DOMAIN).
+   *  Browsers keep a `Domain=localhost` cookie to that one host, so the local dev scripts on
+   *  *.localhost turn it off; never turn it off on a real domain. */
+  HANDOFF_BROWSER_BINDING: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** HMAC key for signed mail links; the previous key still verifies during rotation. */
   LINK_SIGNING_KEY: z.string().min(32).optional(),
   LINK_SIGNING_KEY_PREVIOUS: z.string().min(32).optional(),

@@ -39,7 +39,7 @@ export function handoffBrowserToken<E extends AppEnv>(ctx: Context<E>, create: b
   const name = cookieName(c, HANDOFF_BROWSER_COOKIE).replace(/^__Host-/, '__Secure-');
   const existing = getCookie(c, name);
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-  if (!create) return undefined;
+  if (!create || !c.var.deps.config.HANDOFF_BROWSER_BINDING) return undefined;
   const token = randomToken(32);
   setCookie(c, name, token, { path: '/', domain: c.var.deps.config.PORTAL_DOMAIN, httpOnly: true, secure: c.var.https, sameSite: 'Lax', maxAge: 400 * 86_400 });
   return token;

@@ -195,7 +195,7 @@ describe('unauthenticated limits', () => {
       const ok = await h.app.request(`http://${MAIN}/accounts/api/operator/tenants`, { headers: { authorization: `Bearer ${good.token}` } });
       expect(ok.status).toBe(200);
     }
-    const rs = await parallel(N, () => h.app.request(`http://${MAIN}/accounts/api/operator/tenants`, { headers: { authorization: 'Bearer nope-nope-nope' } }));
+    const rs = await parallel(N, async () => h.app.request(`http://${MAIN}/accounts/api/operator/tenants`, { headers: { authorization: 'Bearer nope-nope-nope' } }));
     expect(count(rs, 401)).toBeLessThanOrEqual(20);
     expect(count(rs, 429)).toBeGreaterThanOrEqual(N - 20);
   });

@@ -48,6 +48,30 @@ describe('sessions', () => {
     expect((await b.get('/accounts/api/user')).status).toBe(401);
   });
 
+  it('an ordinary session ends 7 days after sign-in however active it is (SESSION_MAX_DAYS)', async () => {
+    const b = await signedIn('user@acme.test');
+    for (let i = 0; i < 27; i++) {
+      h.clock.advance(6 * 3_600_000);
+      expect((await b.get('/accounts/api/user')).status).toBe(200);
+    }
+    h.clock.advance(6 * 3_600_000);
+    expect((await b.get('/accounts/api/user')).status).toBe(401);
+  });
+
+  it('a hand-off keeps the moment the person signed in: hopping hosts never extends a session', async () => {
+    const main = h.client(MAIN);
+    await main.login('multi@example.test');
+    for (let i = 0; i < 24; i++) {
+      h.clock.advance(6 * 3_600_000);
+      expect((await main.get('/accounts/api/user')).status).toBe(200);
+    }
+    const { url } = (await main.post('/accounts/api/handoff', { tenant_id: 2 })).body;
+    const { target } = await redeem(url);
+    expect((await target.get('/accounts/api/user')).status).toBe(200);
+    h.clock.advance(86_400_000);
+    expect((await target.get('/accounts/api/user')).status).toBe(401);
+  });
+
   it('a remembered session lasts 30 days', async () => {
     const b = h.client(ACME);
     await b.login('user@acme.test', 'Portal-Demo-2026!', true);

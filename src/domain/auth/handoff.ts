@@ -40,7 +40,7 @@ export async function createHandoff(
   // session made elsewhere (a password login on the main domain must not bypass SSO).
   if (tenant.isSsoEnabled && target.member.isSsoEnabled) throw new AppError('redirect-to-sso', 409, { initial_subdomain: tenant.initialSubdomain });
   if (session.ssoTenantId !== null && session.ssoTenantId !== tenant.id) throw new AppError('sign-in-required', 409, { tenant });
-  if (!TOKEN.test(browserToken)) throw new AppError('handoff-invalid', 400);
+  if (deps.config.HANDOFF_BROWSER_BINDING && !TOKEN.test(browserToken)) throw new AppError('handoff-invalid', 400);
   const code = randomToken(32);
   await db.insert(handoffCodes).values({
     codeHash: sha256Hex(code),
@@ -51,7 +51,7 @@ export async function createHandoff(
     remember: session.remember,
     twofaPassed: session.twofaPassed,
     authMethod: session.authMethod,
-    browserHash: sha256Hex(browserToken),
+    browserHash: deps.config.HANDOFF_BROWSER_BINDING ? sha256Hex(browserToken) : null,
     expiresAt: now + HANDOFF_TTL_MS,
     createdAt: now,
   });
@@ -69,7 +69,8 @@ export async function exchangeHandoff(
 ): Promise<{ outcome: SignInOutcome; path: string }> {
   const { db, clock, config } = deps;
   const now = clock.now();
-  if (!TOKEN.test(p.code) || !p.browserToken || !TOKEN.test(p.browserToken)) throw new AppError('handoff-invalid', 400);
+  const binding = config.HANDOFF_BROWSER_BINDING;
+  if (!TOKEN.test(p.code) || (binding && !(p.browserToken && TOKEN.test(p.browserToken)))) throw new AppError('handoff-invalid', 400);
   const claimed = await db
     .update(handoffCodes)
     .set({ usedAt: now })
@@ -77,7 +78,7 @@ export async function exchangeHandoff(
       and(
         eq(handoffCodes.codeHash, sha256Hex(p.code)),
         eq(handoffCodes.targetTenantId, p.hostTenant.id),
-        eq(handoffCodes.browserHash, sha256Hex(p.browserToken)),
+        binding ? eq(handoffCodes.browserHash, sha256Hex(p.browserToken!)) : undefined,
         isNull(handoffCodes.usedAt),
         gt(handoffCodes.expiresAt, now),
       ),

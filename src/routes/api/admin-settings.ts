@@ -45,7 +45,7 @@ adminSettingsApi.patch('/admin/subdomain', admin, async (c) => {
   const updated = await changeSubdomain(c.var.deps, tenantOf(c), subdomain, actorOf(c));
   // The browser moves to the new host through a hand-off, to the same page with status=changed.
   const base = c.var.deps.config.BASE_PATH;
-  const { code } = await createHandoff(c.var.deps, c.var.session, updated.id, `${base}/admin/tenant-settings?status=changed`, handoffBrowserToken(c, true)!);
+  const { code } = await createHandoff(c.var.deps, c.var.session, updated.id, `${base}/admin/tenant-settings?status=changed`, handoffBrowserToken(c, true) ?? '');
   const origin = tenantOrigin(updated, c.var.deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
   return c.json({ message: 'success', subdomain: updated.subdomain, initial_subdomain: updated.initialSubdomain, url: `${origin}${base}/handoff?code=${code}` });
 });

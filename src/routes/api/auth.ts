@@ -81,7 +81,7 @@ authApi.post('/handoff', requireSession, async (c) => {
   const path = safeContinuePath(input.continue, base, appPaths(deps.config)) ?? `${base}/my-account`;
   let handoff;
   try {
-    handoff = await createHandoff(deps, c.var.session, input.tenant_id, path, handoffBrowserToken(c, true)!);
+    handoff = await createHandoff(deps, c.var.session, input.tenant_id, path, handoffBrowserToken(c, true) ?? '');
   } catch (err) {
     // An SSO member of the chosen tenant goes to its SAML login (the browser just follows `url`).
     if (err instanceof AppError && err.code === 'redirect-to-sso') {

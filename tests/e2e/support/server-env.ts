@@ -23,5 +23,8 @@ export function serverEnv(): Record<string, string> {
     // A user deletion always answers 202 and runs in the background, so the people journey sees
     // the "deleting" chip and then watches it go (otherwise a small deletion answers 204 at once).
     USER_DELETE_WAIT_MS: '0',
+    // Chromium keeps a Domain=localhost cookie to localhost alone (no registrable domain), so the
+    // hand-off browser binding cannot work across *.localhost hosts (decision 0026).
+    HANDOFF_BROWSER_BINDING: 'false',
   };
 }

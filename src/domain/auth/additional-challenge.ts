@@ -9,7 +9,7 @@ import { knownDevices, loginChallenges, users, type User } from '../../db/schema
 import { AppError } from '../errors';
 import { sendMail } from '../mail/messages';
 import { networkOf } from '../security/network';
-import { clear, reserve } from '../security/limiter';
+import { clear, refund, reserve } from '../security/limiter';
 import { safeEqual, sha256Hex } from '../security/tokens';
 import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, type Fingerprints } from './challenges';
 import type { PasswordCompliance } from './compliance';
@@ -96,6 +96,7 @@ export async function resendAdditionalChallenge(deps: Deps, token: string | unde
   const c = await pending(deps, token, hostTenantId);
   const user = await db.select().from(users).where(eq(users.id, c.userId)).get();
   if (!user) throw new AppError('no-pending-login', 401);
+  await reserve(db, [mailLimit(user.id)], now);
   const { code, hash } = newCode();
   const cooledDown = now - RESEND_COOLDOWN_S * 1000;
   const claimed = await db
@@ -104,8 +105,8 @@ export async function resendAdditionalChallenge(deps: Deps, token: string | unde
     .where(and(eq(loginChallenges.id, c.id), or(isNull(loginChallenges.codeSentAt), lte(loginChallenges.codeSentAt, cooledDown))))
     .returning({ id: loginChallenges.id });
   if (claimed.length !== 1) {
+    await refund(db, [mailLimit(user.id)], now);
     throw new AppError('too-many-attempts', 429, { duration: Math.max(1, Math.ceil(((c.codeSentAt ?? now) - cooledDown) / 1000)) });
   }
-  await reserve(db, [mailLimit(user.id)], now);
   await sendMail(deps, user, 'additionalChallenge', { code, minutes: CODE_TTL_MS / 60_000 }, c.tenantId);
 }

@@ -63,10 +63,3 @@ export async function clear(db: Db, limits: Limit[]): Promise<void> {
   if (limits.length === 0) return;
   await db.delete(throttles).where(limits.length === 1 ? eq(throttles.key, limits[0]!.key) : inArray(throttles.key, limits.map((l) => l.key)));
 }
-
-/** Seconds until `limit` accepts an attempt again (0 = now), without counting one. For screens. */
-export async function waitFor(db: Db, limit: Limit, now: number): Promise<number> {
-  const row = await db.select().from(throttles).where(eq(throttles.key, limit.key)).get();
-  if (!row || row.resetAt <= now || row.hits < limit.max) return 0;
-  return Math.max(1, Math.ceil((row.resetAt - now) / 1000));
-}

@@ -80,8 +80,15 @@ export const moreServicesSchema = z.array(
   ]),
 ).check(z.minLength(1), z.maxLength(20));
 
-/** SAML IdP settings (spec 02 "SAML setting"): write names idpEntityId, idpSsoUrl, idpSloUrl, idpCertificate. */
-const httpUrl = (error: string) =>
+/** Hosts a browser treats as this machine: an IdP there may use plain http (development). */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * SAML IdP settings (spec 02 "SAML setting"): write names idpEntityId, idpSsoUrl, idpSloUrl,
+ * idpCertificate. The browser carries sign-on and sign-out messages to these URLs, so they must
+ * be https (plain http only on a loopback host, for a development IdP).
+ */
+const httpsUrl = (error: string) =>
   z.string({ error: 'validation.required' }).check(
     z.trim(),
     z.minLength(1, { error: 'validation.required', abort: true }),
@@ -89,7 +96,7 @@ const httpUrl = (error: string) =>
     z.refine((v) => {
       try {
         const u = new URL(v);
-        return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
+        return (u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.has(u.hostname))) && !u.username && !u.password;
       } catch {
         return false;
       }
@@ -103,8 +110,8 @@ export const samlSettingSchema = z.object({
     z.maxLength(1024, { error: 'sso.errors.entityId' }),
     z.regex(/^\S+$/, { error: 'sso.errors.entityId' }),
   ),
-  idpSsoUrl: httpUrl('sso.errors.url'),
-  idpSloUrl: z.optional(z.nullable(z.union([z.literal(''), httpUrl('sso.errors.url')]))),
+  idpSsoUrl: httpsUrl('sso.errors.url'),
+  idpSloUrl: z.optional(z.nullable(z.union([z.literal(''), httpsUrl('sso.errors.url')]))),
   idpCertificate: z.string({ error: 'validation.required' }).check(
     z.trim(),
     z.minLength(1, { error: 'validation.required', abort: true }),

@@ -91,6 +91,17 @@ describe('admin settings calls', () => {
     expect(log.map((l) => l.action)).toEqual(expect.arrayContaining(['admin.sso.settings-saved', 'admin.sso.enabled', 'admin.sso.disabled']));
   });
 
+  it('requires https for the IdP sign-on and sign-out URLs (plain http only on a loopback host)', async () => {
+    const admin = await signIn('admin@acme.test');
+    const sso = await admin.post('/accounts/api/admin/saml', settings({ idpSsoUrl: 'http://idp.example.test/sso' }));
+    expect(sso.status).toBe(422);
+    expect(sso.body.errors).toEqual({ idpSsoUrl: ['https:// で始まる有効な URL を入力してください'] });
+    const slo = await admin.post('/accounts/api/admin/saml', settings({ idpSloUrl: 'http://idp.example.test/slo' }));
+    expect(Object.keys(slo.body.errors)).toEqual(['idpSloUrl']);
+    expect((await admin.post('/accounts/api/admin/saml', settings({ idpSsoUrl: 'http://127.0.0.1:9999/sso' }))).status).toBe(200);
+    expect((await admin.post('/accounts/api/admin/saml', settings())).status).toBe(200);
+  });
+
   it('refuses a certificate that is not PEM, and an expired one, with a field error', async () => {
     const admin = await signIn('admin@acme.test');
     const bad = await admin.post('/accounts/api/admin/saml', settings({ idpCertificate: '-----BEGIN CERTIFICATE-----\nnot a cert\n-----END CERTIFICATE-----' }));

@@ -72,7 +72,7 @@ export default function RegisterForm(p: RegisterFormProps) {
     if (linkExpired(p.expires, Date.now())) return fail('register.linkExpired', true);
     setBusy(true);
     setMessage(null);
-    const q = new URLSearchParams({ expires: p.expires, signature: p.signature });
+    const q = new URLSearchParams({ expires: p.expires, signature: p.signature, email: p.email });
     const r = await api<{ user?: SignedInUser | null; requires_login?: boolean; errors?: Record<string, string[]> }>(
       p.basePath,
       'POST',

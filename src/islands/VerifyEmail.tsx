@@ -10,6 +10,8 @@ export interface VerifyEmailProps {
   lang: Lang;
   basePath: string;
   id: string;
+  /** The address in the link's path (the server checks the signature with it). */
+  email: string;
   expires: string;
   signature: string;
   signedIn: boolean;
@@ -26,7 +28,7 @@ export default function VerifyEmail(p: VerifyEmailProps) {
 
   useEffect(() => {
     if (state !== 'working') return;
-    const q = new URLSearchParams({ expires: p.expires, signature: p.signature });
+    const q = new URLSearchParams({ expires: p.expires, signature: p.signature, email: p.email });
     void api(p.basePath, 'POST', `users/verify/${encodeURIComponent(p.id)}?${q}`).then((r) => {
       if (r.ok && r.data.message === 'verified') return setState('verified');
       if (r.data.message === 'already-verified') return window.location.assign(`${p.basePath}/login?notice=already-verified`);

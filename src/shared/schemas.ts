@@ -62,8 +62,11 @@ export const changePasswordSchema = z.object({
 
 /** Signed-link query: `amp;signature` is accepted too (mail clients that re-escape "&"). */
 export const signedLinkQuerySchema = z.pipe(
-  z.transform((q: Record<string, string>) => ({ expires: q.expires, signature: q.signature ?? q['amp;signature'] })),
+  z.transform((q: Record<string, string>) => ({ expires: q.expires, signature: q.signature ?? q['amp;signature'], email: q.email })),
   z.object({
+    // The address the link was made for (from the page's path): lets the signature be checked
+    // even when the account behind the id is gone.
+    email: z.union([z.undefined(), z.string().check(z.maxLength(254))]),
     expires: z.string({ error: 'Invalid signature.' }).check(z.regex(/^[0-9]{1,12}$/, { error: 'Invalid signature.' })),
     signature: z.string({ error: 'Invalid signature.' }).check(z.regex(/^[0-9a-f]{64}$/, { error: 'Invalid signature.' })),
   }),

@@ -28,7 +28,8 @@ async function invite(email = 'new@acme.test') {
 /** What the register page's island posts, from the link it was opened with. */
 function registerCall(url: URL) {
   const id = url.searchParams.get('id');
-  const q = new URLSearchParams({ expires: url.searchParams.get('expires')!, signature: url.searchParams.get('signature')! });
+  const email = decodeURIComponent(url.pathname.split('/').pop()!);
+  const q = new URLSearchParams({ expires: url.searchParams.get('expires')!, signature: url.searchParams.get('signature')!, email });
   return `/accounts/api/users/register/${id}?${q}`;
 }
 
@@ -90,6 +91,22 @@ describe('invitation registration', () => {
     expect((await h.client(ACME).post(registerCall(url), { password: PW, password_confirmation: PW })).body).toEqual({ message: 'account-deleted' });
     await h.deps.db.delete(users).where(eq(users.id, user.id));
     expect((await h.client(ACME).post(registerCall(url), { password: PW, password_confirmation: PW })).body).toEqual({ message: 'account-deleted' });
+  });
+
+  it('checks the signature before saying anything about the account: a forged link for a deleted id is "Invalid signature."', async () => {
+    const { url, user } = await invite();
+    await h.deps.db.delete(users).where(eq(users.id, user.id));
+    const genuine = registerCall(url);
+    const forged = genuine.replace(/signature=[0-9a-f]{64}/, `signature=${'0'.repeat(64)}`);
+    const r = await h.client(ACME).post(forged, { password: PW, password_confirmation: PW });
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({ message: 'Invalid signature.' });
+    // Without the address the link was made for, nothing can be checked: also no account facts.
+    const noEmail = genuine.replace(/&email=[^&]*/, '');
+    expect((await h.client(ACME).post(noEmail, { password: PW, password_confirmation: PW })).body).toEqual({ message: 'Invalid signature.' });
+    // Another id with a signature made for this one says nothing either.
+    expect((await h.client(ACME).post(genuine.replace(`/register/${user.id}?`, '/register/999999?'), { password: PW, password_confirmation: PW })).body).toEqual({ message: 'Invalid signature.' });
+    expect((await h.client(ACME).post(genuine, { password: PW, password_confirmation: PW })).body).toEqual({ message: 'account-deleted' });
   });
 
   it('a weak password is a 422 and leaves the link usable', async () => {

@@ -56,6 +56,7 @@ export async function sendInvitation(deps: Deps, user: User, tenant: Tenant): Pr
 export interface LinkQuery {
   expires: string;
   signature: string;
+  email?: string;
 }
 
 /**
@@ -66,13 +67,14 @@ async function checkLink(deps: Deps, origin: string, purpose: LinkPurpose, id: n
   const { db, clock, config } = deps;
   const user = await db.select().from(users).where(eq(users.id, id)).get();
   const expires = Number(q.expires);
-  if (!user) {
-    throw new AppError('account-deleted', 410);
-  }
-  const unsigned = unsignedLink(origin, config.BASE_PATH, purpose, user.email, user.id, expires);
-  if (!Number.isSafeInteger(expires) || !signatureMatches([config.LINK_SIGNING_KEY, config.LINK_SIGNING_KEY_PREVIOUS], unsigned, q.signature)) {
+  // The signature first: nothing about the account (not even that it is gone) is told to a link
+  // we did not sign. A deleted account's link is checked against the address it was made for.
+  const email = user?.email ?? q.email?.toLowerCase();
+  const unsigned = email === undefined ? null : unsignedLink(origin, config.BASE_PATH, purpose, email, id, expires);
+  if (!unsigned || !Number.isSafeInteger(expires) || !signatureMatches([config.LINK_SIGNING_KEY, config.LINK_SIGNING_KEY_PREVIOUS], unsigned, q.signature)) {
     throw new AppError('Invalid signature.', 403);
   }
+  if (!user) throw new AppError('account-deleted', 410);
   if (expires * 1000 <= clock.now()) throw new AppError('link-expired', 410);
   const link = await db
     .select()

@@ -11,7 +11,7 @@ export const verifyPages = new Hono<AppEnv>();
 
 verifyPages.get('/verify/:email', (c) => {
   const { deps, t, lang, user } = c.var;
-  const { id, expires, signature, expired } = signedLinkProps(c);
+  const { id, email, expires, signature, expired } = signedLinkProps(c);
   return renderPage(c, {
     titleKey: 'titles.verify',
     body: (
@@ -19,7 +19,7 @@ verifyPages.get('/verify/:email', (c) => {
         <Island
           name="VerifyEmail"
           component={VerifyEmail}
-          props={{ lang, basePath: deps.config.BASE_PATH, id, expires, signature, expired, signedIn: Boolean(user) }}
+          props={{ lang, basePath: deps.config.BASE_PATH, id, email, expires, signature, expired, signedIn: Boolean(user) }}
         />
       </PublicCard>
     ),

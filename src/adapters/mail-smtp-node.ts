@@ -1,4 +1,4 @@
-// Node: SMTP with nodemailer (a pooled transport, STARTTLS when the server offers it).
+// Node: SMTP with nodemailer (a pooled transport; STARTTLS required unless SMTP_URL says tls=off).
 import nodemailer from 'nodemailer';
 import type { Mailer } from '../deps';
 import { parseSmtpUrl } from './smtp-url';
@@ -9,6 +9,7 @@ export function smtpMailerNode(url: string, from: string): Mailer & { close(): v
     host: s.host,
     port: s.port,
     secure: s.secure,
+    requireTLS: s.requireTls,
     pool: true,
     ...(s.username ? { auth: { user: s.username, pass: s.password ?? '' } } : {}),
     // Loopback test servers have no certificate; real servers must.

@@ -31,7 +31,7 @@ describe('SMTP (nodemailer) to a real SMTP receiver on loopback', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.server.address() as AddressInfo).port;
     try {
-      const mailer = smtpMailerNode(`smtp://portal:s3cret@127.0.0.1:${port}`, 'Portal <no-reply@portal.test>');
+      const mailer = smtpMailerNode(`smtp://portal:s3cret@127.0.0.1:${port}?tls=off`, 'Portal <no-reply@portal.test>');
       await mailer.send({ to: 'user@acme.test', subject: '【Nexta Meishi】パスワード再設定', text: 'こんにちは\nhttps://acme.localhost:8787/accounts/reset?token=abc' });
       mailer.close();
       expect(received).toHaveLength(1);
@@ -42,9 +42,44 @@ describe('SMTP (nodemailer) to a real SMTP receiver on loopback', () => {
     }
   });
 
+  it('refuses to send credentials or mail to a server that does not offer STARTTLS, unless the URL says tls=off', async () => {
+    const received: string[] = [];
+    const auths: string[] = [];
+    const server = new SMTPServer({
+      secure: false,
+      disabledCommands: ['STARTTLS'],
+      allowInsecureAuth: true,
+      onAuth(auth, _session, cb) {
+        auths.push(auth.username ?? '');
+        cb(null, { user: auth.username });
+      },
+      onData(stream, _session, cb) {
+        stream.on('data', () => {});
+        stream.on('end', () => {
+          received.push('mail');
+          cb();
+        });
+      },
+      logger: false,
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.server.address() as AddressInfo).port;
+    try {
+      const strict = smtpMailerNode(`smtp://portal:s3cret@127.0.0.1:${port}`, 'Portal <no-reply@portal.test>');
+      await expect(strict.send({ to: 'user@acme.test', subject: 's', text: 't' })).rejects.toThrow();
+      strict.close();
+      expect(auths).toEqual([]);
+      expect(received).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('parses SMTP_URL and sender addresses', () => {
-    expect(parseSmtpUrl('smtps://u%40x:p%3Aw@mail.example.com')).toEqual({ host: 'mail.example.com', port: 465, secure: true, username: 'u@x', password: 'p:w' });
-    expect(parseSmtpUrl('smtp://mail.example.com')).toEqual({ host: 'mail.example.com', port: 587, secure: false });
+    expect(parseSmtpUrl('smtps://u%40x:p%3Aw@mail.example.com')).toEqual({ host: 'mail.example.com', port: 465, secure: true, requireTls: false, username: 'u@x', password: 'p:w' });
+    expect(parseSmtpUrl('smtp://mail.example.com')).toEqual({ host: 'mail.example.com', port: 587, secure: false, requireTls: true });
+    expect(parseSmtpUrl('smtp://127.0.0.1:2525?tls=off')).toEqual({ host: '127.0.0.1', port: 2525, secure: false, requireTls: false });
+    expect(() => parseSmtpUrl('smtp://mail.example.com?tls=maybe')).toThrow();
     expect(() => parseSmtpUrl('http://x')).toThrow();
     expect(parseAddress('Portal <no-reply@x.test>')).toEqual({ name: 'Portal', email: 'no-reply@x.test' });
     expect(parseAddress('no-reply@x.test')).toEqual({ email: 'no-reply@x.test' });

@@ -99,7 +99,7 @@ async function startDev(persistDir: string, smtpPort: number): Promise<Dev> {
     '--port', String(port), '--ip', '127.0.0.1',
     '--inspector-port', String(inspectorPort), '--inspector-ip', '127.0.0.1',
     '--var', 'DEV_MODE:true',
-    '--var', `SMTP_URL:smtp://127.0.0.1:${smtpPort}`,
+    '--var', `SMTP_URL:smtp://127.0.0.1:${smtpPort}?tls=off`,
     '--persist-to', persistDir,
     '--show-interactive-dev-session=false',
     // GET /__scheduled runs the worker's scheduled handler (the cron trigger's jobs).

@@ -13,7 +13,8 @@ export function serverEnv(): Record<string, string> {
     PORTAL_DOMAIN: 'localhost',
     BASE_PATH: '/accounts',
     // The receiver of tests/e2e/support/mail-receiver.ts (started by the global setup).
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    // A plain-text receiver on this machine: the explicit opt-out of the required TLS.
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}?tls=off`,
     MAIL_FROM: 'Portal <no-reply@localhost>',
     // Links in mail point at this server (link signatures cover the origin they are opened on).
     PUBLIC_URL: `http://localhost:${port}`,

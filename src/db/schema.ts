@@ -541,6 +541,10 @@ export const activityLogs = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
     actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The actor as they were when the entry was written: the log never changes afterwards,
+     *  not when the account is renamed or deleted. */
+    actorEmail: text('actor_email'),
+    actorName: text('actor_name'),
     action: text('action').notNull(),
     targetType: text('target_type'),
     targetId: text('target_id'),

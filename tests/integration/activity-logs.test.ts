@@ -20,6 +20,22 @@ const rows = (html: string) => [...html.matchAll(/<code[^>]*>([^<]+)<\/code>/g)]
 const olderHref = (html: string) => /href="([^"]+)"[^>]*rel="next"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
 
 describe('activity log screen', () => {
+  it('keeps who did it after the account is renamed or deleted (the entry stores the actor)', async () => {
+    const user = await signedIn('user@acme.test');
+    await user.post('/accounts/api/logout');
+    const { users } = await import('../../src/db/schema');
+    const { eq } = await import('drizzle-orm');
+    await h.deps.db.update(users).set({ name: '改名 後' }).where(eq(users.email, 'user@acme.test'));
+    await h.deps.db.delete(users).where(eq(users.email, 'user@acme.test'));
+    const b = await signedIn('admin@acme.test');
+    const page = await b.get('/accounts/admin/activity-logs');
+    expect(page.text).toContain('user@acme.test');
+    expect(page.text).toContain('山田 太郎');
+    expect(page.text).not.toContain('改名 後');
+    const csv = await b.get('/accounts/api/admin/activity-logs/export-csv');
+    expect(csv.text).toMatch(/山田 太郎,user@acme\.test,login\.succeeded/);
+  });
+
   it("shows this tenant's entries, newest first, with who, where and from what", async () => {
     const b = await signedIn('admin@acme.test');
     const t0 = h.clock.now();

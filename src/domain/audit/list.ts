@@ -3,7 +3,7 @@
 // screen stays fast on a tenant with millions of entries and pages never shift as entries arrive.
 import { and, desc, eq, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { activityLogs, users } from '../../db/schema';
+import { activityLogs } from '../../db/schema';
 
 export const ACTIVITY_PAGE_SIZE = 50;
 
@@ -40,8 +40,8 @@ export async function listActivity(db: Db, tenantId: number, before: ActivityCur
     .select({
       id: activityLogs.id,
       createdAt: activityLogs.createdAt,
-      actorName: users.name,
-      actorEmail: users.email,
+      actorName: activityLogs.actorName,
+      actorEmail: activityLogs.actorEmail,
       action: activityLogs.action,
       targetType: activityLogs.targetType,
       targetId: activityLogs.targetId,
@@ -49,7 +49,6 @@ export async function listActivity(db: Db, tenantId: number, before: ActivityCur
       userAgent: activityLogs.userAgent,
     })
     .from(activityLogs)
-    .leftJoin(users, eq(users.id, activityLogs.actorUserId))
     .where(
       and(
         eq(activityLogs.tenantId, tenantId),

@@ -1,6 +1,7 @@
 // Audit log of admin and sign-in events (spec 02 activity logs).
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { activityLogs } from '../../db/schema';
+import { activityLogs, users } from '../../db/schema';
 
 export interface AuditEvent {
   tenantId: number | null;
@@ -13,10 +14,19 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
+/** The actor's email and name as two SQL values, for raw `INSERT INTO activity_logs` statements. */
+export function actorSnapshot(actorUserId: number | null) {
+  return sql`(select ${users.email} from ${users} where ${users.id} = ${actorUserId}), (select ${users.name} from ${users} where ${users.id} = ${actorUserId})`;
+}
+
+/** The entry, with the actor's email and name copied in by the same statement (no extra trip). */
 export function auditInsert(db: Db, e: AuditEvent, now: number) {
+  const actor = e.actorUserId;
   return db.insert(activityLogs).values({
     tenantId: e.tenantId,
-    actorUserId: e.actorUserId,
+    actorUserId: actor,
+    actorEmail: actor === null ? null : sql`(select ${users.email} from ${users} where ${users.id} = ${actor})`,
+    actorName: actor === null ? null : sql`(select ${users.name} from ${users} where ${users.id} = ${actor})`,
     action: e.action,
     targetType: e.targetType ?? null,
     targetId: e.targetId === undefined ? null : String(e.targetId),

@@ -66,9 +66,9 @@ export function auditCsvStream(deps: Deps, tenantId: number, t: T): ReadableStre
           }
           const c = cursor;
           // Raw rows (details stays the stored JSON text): no per-row object mapping or re-encoding.
-          const rows = await db.all<RawRow>(sql`SELECT a.id, a.created_at, u.name, u.email, a.action, a.target_type, a.target_id,
+          const rows = await db.all<RawRow>(sql`SELECT a.id, a.created_at, a.actor_name AS name, a.actor_email AS email, a.action, a.target_type, a.target_id,
               a.ip_address, a.user_agent, a.details
-            FROM activity_logs a LEFT JOIN users u ON u.id = a.actor_user_id
+            FROM activity_logs a
             WHERE a.tenant_id = ${tenantId} ${c ? sql`AND (a.created_at < ${c.createdAt} OR (a.created_at = ${c.createdAt} AND a.id < ${c.id}))` : sql``}
             ORDER BY a.created_at DESC, a.id DESC LIMIT ${PAGE}`);
           if (rows.length === 0) {

@@ -20,6 +20,7 @@ import {
   type ManagedApp,
 } from '../../shared/people-schemas';
 import { AppError, isUniqueViolation } from '../errors';
+import { actorSnapshot } from '../audit/log';
 import { activeAdminCount, adminGuard, assertSeats, contractedApps, iso, isGuardFailure, seatGuard, rawStatement } from './members';
 import type { PeopleActor } from './users';
 
@@ -267,8 +268,8 @@ export async function importUsers(
         rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
           SELECT ${tenant.id}, u.id, CASE WHEN u.password_hash IS NULL THEN 'invitation' ELSE 'added' END, 'pending', 0, ${now}, ${now}
           FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
-        rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
-          SELECT ${tenant.id}, ${actor.userId}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${ua},
+        rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
+          SELECT ${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${ua},
             json_object('email', u.email, 'import_log_id', ${log!.id}), ${now}
           FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
       );
@@ -283,8 +284,8 @@ export async function importUsers(
           FROM json_each(${json}) j WHERE tenant_users.id = j.value->>'tuid' AND +tenant_users.tenant_id = ${tenant.id}`),
         rawStatement(db, sql`DELETE FROM additional_departments WHERE +tenant_id = ${tenant.id}
           AND tenant_user_id IN (SELECT j.value->>'tuid' FROM json_each(${json}) j)`),
-        rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
-          SELECT ${tenant.id}, ${actor.userId}, 'user.updated', 'user', CAST(j.value->>'uid' AS TEXT), ${actor.ip}, ${ua},
+        rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
+          SELECT ${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.updated', 'user', CAST(j.value->>'uid' AS TEXT), ${actor.ip}, ${ua},
             json_object('import_log_id', ${log!.id}), ${now}
           FROM json_each(${json}) j`),
       );
@@ -297,8 +298,8 @@ export async function importUsers(
     );
   }
   statements.push(
-    rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
-      VALUES (${tenant.id}, ${actor.userId}, ${kind === 'add' ? 'users.imported' : 'users.import_updated'}, 'import_log', ${String(log!.id)}, ${actor.ip}, ${ua},
+    rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
+      VALUES (${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, ${kind === 'add' ? 'users.imported' : 'users.import_updated'}, 'import_log', ${String(log!.id)}, ${actor.ip}, ${ua},
         ${JSON.stringify({ filename: file.name, count: rows.length })}, ${now})`),
     db.update(importLogs).set({ status: 'success', numberOfUsersUpdated: rows.length, endTime: now }).where(eq(importLogs.id, log!.id)),
   );

@@ -6,7 +6,7 @@ import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { additionalDepartments, mailQueue, samlSettings, sessions, tenantUsers, users, type Tenant } from '../../db/schema';
 import type { AdminUser, ManagedApp, UserInput, UserUpdateInput } from '../../shared/people-schemas';
-import { auditInsert } from '../audit/log';
+import { actorSnapshot, auditInsert } from '../audit/log';
 import { AppError, isUniqueViolation } from '../errors';
 import { sendMail } from '../mail/messages';
 import { publicOrigin } from '../tenants/hosts';
@@ -167,8 +167,8 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
       VALUES (${tenant.id}, ${userIdSql}, 'invitation', 'pending', 0, ${now}, ${now})`));
   }
   statements.push(
-    rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, action, target_type, target_id, ip_address, user_agent, details, created_at)
-      VALUES (${tenant.id}, ${actor.userId}, 'user.created', 'user', CAST(${userIdSql} AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
+    rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
+      VALUES (${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.created', 'user', CAST(${userIdSql} AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
         ${JSON.stringify({ email, apps, is_admin: input.is_admin, is_sso_enabled: input.is_sso_enabled })}, ${now})`),
   );
   statements.push(seatGuard(db, tenant.id));

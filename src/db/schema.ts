@@ -103,6 +103,11 @@ export const tenantUsers = sqliteTable(
     samlNameId: text('saml_name_id'),
     departmentId: integer('department_id').references(() => departments.id, { onDelete: 'set null' }),
     operationStatus: text('operation_status', { enum: ['deleting'] }),
+    /** An account that already existed elsewhere was added: nothing counts until the person
+     *  accepts (docs/decisions/0027). */
+    invitationPending: bool('invitation_pending'),
+    /** This tenant's own name for the person when the account's name is the person's (decision 0027). */
+    displayName: text('display_name'),
     lastActiveAt: integer('last_active_at'),
     invitedAt: integer('invited_at'),
     deactivatedAt: integer('deactivated_at'),

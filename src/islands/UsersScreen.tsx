@@ -10,7 +10,7 @@ import { getT, type Lang, type T } from '../shared/i18n';
 import { listApiQuery, listQueryString, type ListQuery } from '../shared/people-ui';
 import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, BTN_SMALL_DANGER, ConfirmDialog, Toast, useToast } from './admin-parts';
 import { ImportDialog } from './import-dialog';
-import { DateCell, deleteUser, DeletingChip, EmptyRow, LINK, Pager, RelativeTime, SortHeader, TABLE, TABLE_WRAP, TD, TH, useDeletingPoll } from './people-parts';
+import { DateCell, deleteUser, DeletingChip, EmptyRow, PendingChip, LINK, Pager, RelativeTime, SortHeader, TABLE, TABLE_WRAP, TD, TH, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
 import { UserDialog } from './user-dialog';
 
@@ -452,21 +452,27 @@ function UserRow(p: {
   const { t, u } = p;
   const isDeleting = u.operationStatus === 'deleting';
   const dis = !p.hydrated || isDeleting;
+  // An invited existing account: only its address is this tenant's until the person accepts.
+  const pending = u.invitation_pending;
+  const who = pending ? u.email : u.name;
   return (
     <tr className="border-t border-slate-200" data-testid="user-row" data-id={u.id} data-email={u.email}>
       <td className={TD}>{u.department?.name ?? '-'}</td>
       {p.schedulerAllowed && <td className={TD}>{u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-'}</td>}
       <td className={TD}>
         <span className="font-medium">{u.name}</span>
+        {pending && <PendingChip t={t} />}
         {isDeleting && <DeletingChip t={t} />}
       </td>
       <td className={`${TD} break-all`}>{u.email}</td>
       <td className={TD}>{t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal')}</td>
       <td className={TD}>
-        {u.last_active_at ? (
+        {pending ? (
+          '-'
+        ) : u.last_active_at ? (
           <RelativeTime value={u.last_active_at} now={p.now} lang={p.lang} timeZone={p.timeZone} />
         ) : (
-          <button type="button" className={BTN_SMALL} disabled={dis || p.invited} onClick={p.onResend} aria-label={p.invited ? undefined : t('people.users.resendLabel', { name: u.name })}>
+          <button type="button" className={BTN_SMALL} disabled={dis || p.invited} onClick={p.onResend} aria-label={p.invited ? undefined : t('people.users.resendLabel', { name: who })}>
             {t(p.invited ? 'people.users.inviteSent' : 'people.users.resend')}
           </button>
         )}
@@ -478,13 +484,13 @@ function UserRow(p: {
       </td>
       <td className={TD}>
         <div className="flex gap-1 whitespace-nowrap">
-          <button type="button" className={BTN_SMALL} disabled={dis} onClick={p.onEdit} aria-label={t('people.users.editLabel', { name: u.name })}>
+          <button type="button" className={BTN_SMALL} disabled={dis || pending} onClick={p.onEdit} aria-label={t('people.users.editLabel', { name: who })}>
             {t('admin.common.edit')}
           </button>
-          <button type="button" className={BTN_SMALL} disabled={dis} onClick={p.onDeactivate} aria-label={t('people.users.deactivateLabel', { name: u.name })}>
+          <button type="button" className={BTN_SMALL} disabled={dis || pending} onClick={p.onDeactivate} aria-label={t('people.users.deactivateLabel', { name: who })}>
             {t('people.users.deactivate')}
           </button>
-          <button type="button" className={BTN_SMALL_DANGER} disabled={dis} onClick={p.onDelete} aria-label={t('people.users.deleteLabel', { name: u.name })}>
+          <button type="button" className={BTN_SMALL_DANGER} disabled={dis} onClick={p.onDelete} aria-label={t('people.users.deleteLabel', { name: who })}>
             {t('admin.common.delete')}
           </button>
         </div>

@@ -143,6 +143,15 @@ export function DeletingChip({ t }: { t: T }) {
   );
 }
 
+/** An existing account invited to this tenant that has not accepted yet. */
+export function PendingChip({ t }: { t: T }) {
+  return (
+    <span className="inline-block rounded-full border border-slate-600 bg-slate-50 px-2 py-0.5 text-xs font-medium text-slate-800" data-testid="pending-chip">
+      {t('people.users.invitationPending')}
+    </span>
+  );
+}
+
 export function DateCell({ value, lang, timeZone }: { value: number | string | null; lang: Lang; timeZone?: string }) {
   if (value === null || value === undefined) return <span>-</span>;
   const d = new Date(value);

@@ -174,6 +174,8 @@ export function UserDialog(p: UserDialogProps) {
           'cannot-make-last-admin-as-non-admin': 'people.errors.lastAdmin',
           'duplicate-email': 'people.errors.duplicateEmail',
           'belongs-to-multiple-tenants': 'people.errors.multipleTenants',
+          'name-managed-by-user': 'people.errors.nameManagedByUser',
+          'invitation-pending': 'people.errors.invitationPending',
           sso_users_limit_exceeded: 'people.errors.ssoLimit',
           quota_finished: 'people.errors.quotaFinished',
         }

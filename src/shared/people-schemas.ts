@@ -190,6 +190,8 @@ export interface AdminUser {
   operationStatus: 'deleting' | null;
   language: 'ja' | 'en';
   emailVerifiedAt: string | null;
+  /** An existing account was invited and has not accepted: only `email` is shown. */
+  invitation_pending: boolean;
 }
 
 export interface UsersPage {

@@ -26,6 +26,7 @@ export const ROUTES: RouteDef[] = [
   { name: 'verify', paths: ['/verify/:email'], access: 'public', openWhenAuthenticated: true },
   { name: 'open-meishi-mobile', paths: ['/open-meishi-mobile'], access: 'public', openWhenAuthenticated: true },
   { name: 'my-account', paths: ['/my-account', '/security'], access: 'authenticated' },
+  { name: 'invitations', paths: ['/invitations'], access: 'authenticated', drawerEntry: 'my-account' },
   { name: 'twofa', paths: ['/twofa'], access: 'authenticated', ssoRestricted: true },
   { name: 'verify-password', paths: ['/verify-password'], access: 'authenticated', ssoRestricted: true },
   { name: 'saml-login-error', paths: ['/saml-login-error'], access: 'authenticated' },

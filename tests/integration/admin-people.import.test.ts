@@ -81,7 +81,7 @@ describe('CSV import: add', () => {
     expect((await h.deps.db.select().from(activityLogs).where(eq(activityLogs.action, 'users.imported')).get())?.details).toEqual({ filename: '社員.csv', count: 2 });
   });
 
-  it('a registered portal user in the file joins this tenant and is told so, not invited again', async () => {
+  it('a registered portal user in the file is invited to accept (decision 0027), not sent a registration link', async () => {
     const b = await signIn();
     const r = await upload(b, '/admin/users/import', { bytes: csv([['Initech Admin', 'admin@initech.test', '', '', '1', '0', '0']]) });
     expect(r.body).toEqual({ message: 'success', count: 1 });
@@ -93,7 +93,8 @@ describe('CSV import: add', () => {
     const [mail] = await h.deps.db.select().from(outbox).where(eq(outbox.recipient, 'admin@initech.test'));
     expect(mail?.subject).toMatch(/Acme Corporation/);
     expect(mail?.body).not.toMatch(/\/register\//);
-    expect(mail?.body).toMatch(/acme\.localhost:8787\/accounts\/login/);
+    expect(mail?.body).toMatch(/localhost:8787\/accounts\/invitations/);
+    expect((await h.deps.db.select().from(tenantUsers).where(and(eq(tenantUsers.tenantId, 1), eq(tenantUsers.userId, U.initech))).get())?.invitationPending).toBe(true);
   });
 
   it('accepts UTF-8 with and without BOM and English headers', async () => {
@@ -217,7 +218,9 @@ describe('CSV import: update', () => {
     expect(await h.deps.db.select().from(additionalDepartments).where(eq(additionalDepartments.tenantUserId, 2))).toEqual([{ tenantId: 1, tenantUserId: 2, departmentId: 1 }]);
     const t = await h.deps.db.select().from(tenantUsers).where(eq(tenantUsers.id, 5)).get();
     expect(t).toMatchObject({ isAdmin: true, meishiAccessGrantedAt: null });
-    expect((await h.deps.db.select().from(users).where(eq(users.id, U.user)).get())?.name).toBe('山田 花子');
+    // The person's own name stays theirs; the file's name is this tenant's label for them.
+    expect((await h.deps.db.select().from(users).where(eq(users.id, U.user)).get())?.name).toBe('山田 太郎');
+    expect((await h.deps.db.select().from(tenantUsers).where(and(eq(tenantUsers.tenantId, 1), eq(tenantUsers.userId, U.user))).get())?.displayName).toBe('山田 花子');
     expect((await b.get(`${API}/admin/users/import/update/logs`)).body[0]).toMatchObject({ kind: 'update', status: 'success', number_of_users_updated: 2 });
   });
 

@@ -188,17 +188,16 @@ describe('add user', () => {
     expect((await b.post(`${API}/admin/users`, newUser({ email: 'gone@acme.test' }))).body).toEqual({ message: 'user_already_exists' });
   });
 
-  it('adds an existing portal user of another tenant without a new identity, with a notice mail', async () => {
+  it('adding an existing portal user of another tenant invites it: only the address is shown, the person is mailed', async () => {
     const b = await signIn();
-    const r = await b.post(`${API}/admin/users`, newUser({ email: 'admin@initech.test' }));
+    const r = await b.post(`${API}/admin/users`, newUser({ email: 'admin@initech.test', is_sso_enabled: true }));
     expect(r.status).toBe(201);
-    expect(r.body.user.id).toBe(U.initech);
-    expect(r.body.user.isRegistered).toBe(true);
-    // No invitation: the screen says "added" rather than "invitation sent".
-    expect(r.body.invited).toBe(false);
+    expect(r.body.user).toMatchObject({ id: U.initech, email: 'admin@initech.test', name: '', invitation_pending: true, isRegistered: false, isTwofaEnabled: false, last_active_at: null, is_sso_enabled: false });
+    expect(r.body.invited).toBe(true);
     const mail = await h.deps.db.select().from(outbox).where(eq(outbox.recipient, 'admin@initech.test')).get();
     expect(mail?.subject).toMatch(/Acme Corporation/);
-    // The name typed by the admin does not rename the person elsewhere.
+    expect(mail?.body).toContain('http://localhost:8787/accounts/invitations');
+    // The name typed by the admin does not rename the person.
     expect((await h.deps.db.select().from(users).where(eq(users.id, U.initech)).get())?.name).toBe('Initech Admin');
   });
 

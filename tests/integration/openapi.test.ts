@@ -79,7 +79,7 @@ describe('GET /accounts/api/openapi.json', () => {
     expect(create.responses['201']).toBeDefined();
 
     const register = doc.paths['/users/register/{id}'].post;
-    expect(register.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:expires', 'query:signature']);
+    expect(register.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:email', 'query:expires', 'query:signature']);
     expect(doc.paths['/twofa/{method}'].post.parameters[0].schema).toEqual({ type: 'string', enum: ['app', 'sms'] });
     expect(doc.paths['/admin/password-policy'].patch.security).toEqual([{ sessionCookie: [] }]);
   });

@@ -105,7 +105,7 @@ export async function validateSession(
     .select({ session: sessions, user: users, member: tenantUsers })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(tenantUsers, and(eq(tenantUsers.userId, sessions.userId), eq(tenantUsers.tenantId, sessions.tenantId)))
+    .leftJoin(tenantUsers, and(eq(tenantUsers.userId, sessions.userId), eq(tenantUsers.tenantId, sessions.tenantId), eq(tenantUsers.invitationPending, false)))
     .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)))
     .get();
   if (!row || row.session.tenantId !== hostTenantId) return null;

@@ -26,7 +26,9 @@ export async function startUserDeletion(deps: Deps, tenant: Tenant, userId: numb
       .get();
     if (job) return job.id;
   }
-  if (member.isAdmin && member.deactivatedAt === null && (await activeAdminCount(db, tenant.id)) <= 1) {
+  // A pending invitation never counted as an admin: cancelling it is always possible.
+  const countedAdmin = member.isAdmin && member.deactivatedAt === null && !member.invitationPending;
+  if (countedAdmin && (await activeAdminCount(db, tenant.id)) <= 1) {
     throw new AppError('cannot-delete-last-admin', 400);
   }
   const now = clock.now();
@@ -36,7 +38,7 @@ export async function startUserDeletion(deps: Deps, tenant: Tenant, userId: numb
       db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.tenantId, tenant.id))),
       db.insert(backgroundJobs).values({ tenantId: tenant.id, kind: 'delete_user', targetId: member.id, actorUserId: actor.userId, createdAt: now }).returning({ id: backgroundJobs.id }),
       auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'user.deletion_started', targetType: 'user', targetId: userId, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
-      ...(member.isAdmin ? [adminGuard(db, tenant.id)] : []),
+      ...(countedAdmin ? [adminGuard(db, tenant.id)] : []),
     ]);
     return inserted[0]!.id;
   } catch (e) {

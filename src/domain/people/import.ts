@@ -171,7 +171,7 @@ async function resolveRows(deps: Deps, tenant: Tenant, kind: ImportKind, parsed:
     if (r.scheduler && !contracted.has('scheduler')) push({ row: r.line, column: 'scheduler', error: 'appNotContracted' });
     const member = members.get(r.email);
     if (kind === 'add' && member) push({ row: r.line, column: 'email', error: 'alreadyMember' });
-    if (kind === 'update' && r.email && (!member || member.tu.operationStatus !== null)) push({ row: r.line, column: 'email', error: 'notMember' });
+    if (kind === 'update' && r.email && (!member || member.tu.operationStatus !== null || member.tu.invitationPending)) push({ row: r.line, column: 'email', error: 'notMember' });
     if (errors.length === before) {
       // Completed in place (no copy per row: large files).
       const resolved = r as ResolvedRow;
@@ -259,15 +259,19 @@ export async function importUsers(
         rawStatement(db, sql`INSERT INTO users (name, email, language, created_at, updated_at)
           SELECT j.value->>'name', j.value->>'email', 'ja', ${now}, ${now} FROM json_each(${json}) j WHERE true
           ON CONFLICT(email) DO NOTHING`),
-        rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, department_id, invited_at,
+        // An account that is someone's already (registered, or a member of another tenant) is
+        // invited and counts for nothing until the person accepts (decision 0027).
+        rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, department_id, invited_at, invitation_pending,
             meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
-          SELECT ${tenant.id}, u.id, j.value->>'admin', j.value->>'dept', CASE WHEN u.password_hash IS NULL THEN ${now} END,
+          SELECT ${tenant.id}, u.id, j.value->>'admin', j.value->>'dept', ${now},
+            u.password_hash IS NOT NULL OR u.is_tenant_manager OR EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${tenant.id}),
             CASE WHEN j.value->>'meishi' = 1 THEN ${now} END, CASE WHEN j.value->>'scheduler' = 1 THEN ${now} END, ${now}, ${now}
           FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
-        // New people are invited; people who already have a portal password are told they were added.
+        // New people get a registration invitation; invited existing accounts the "accept" mail.
         rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
-          SELECT ${tenant.id}, u.id, CASE WHEN u.password_hash IS NULL THEN 'invitation' ELSE 'added' END, 'pending', 0, ${now}, ${now}
-          FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'`),
+          SELECT ${tenant.id}, u.id, CASE WHEN tu.invitation_pending THEN 'added' ELSE 'invitation' END, 'pending', 0, ${now}, ${now}
+          FROM json_each(${json}) j CROSS JOIN users u ON u.email = j.value->>'email'
+            CROSS JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${tenant.id}`),
         rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
           SELECT ${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${ua},
             json_object('email', u.email, 'import_log_id', ${log!.id}), ${now}
@@ -275,8 +279,15 @@ export async function importUsers(
       );
     } else {
       statements.push(
+        // A person's own name (registered, or shared with another tenant) is never rewritten: the
+        // file's name becomes this tenant's label for them instead (decision 0027).
+        rawStatement(db, sql`UPDATE tenant_users SET display_name = CASE WHEN u.password_hash IS NULL AND NOT u.is_tenant_manager
+              AND NOT EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${tenant.id}) THEN NULL ELSE j.value->>'name' END
+          FROM json_each(${json}) j CROSS JOIN users u ON u.id = j.value->>'uid'
+          WHERE tenant_users.id = j.value->>'tuid' AND +tenant_users.tenant_id = ${tenant.id}`),
         rawStatement(db, sql`UPDATE users SET name = j.value->>'name', updated_at = ${now}
-          FROM json_each(${json}) j WHERE users.id = j.value->>'uid'`),
+          FROM json_each(${json}) j WHERE users.id = j.value->>'uid' AND users.password_hash IS NULL AND NOT users.is_tenant_manager
+            AND NOT EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = users.id AND o.tenant_id <> ${tenant.id})`),
         rawStatement(db, sql`UPDATE tenant_users SET is_admin = j.value->>'admin', department_id = j.value->>'dept',
             meishi_access_granted_at = CASE WHEN j.value->>'meishi' = 1 THEN coalesce(tenant_users.meishi_access_granted_at, ${now}) END,
             scheduler_access_granted_at = CASE WHEN j.value->>'scheduler' = 1 THEN coalesce(tenant_users.scheduler_access_granted_at, ${now}) END,

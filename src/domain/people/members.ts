@@ -1,6 +1,6 @@
 // Tenant-bound queries of the people area: every function takes the tenant id and filters by it,
 // so another tenant's ids answer "not found" (404) and nothing else.
-import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { additionalDepartments, departments, tenantApps, tenantUsers, users, type AppKey, type Tenant, type TenantUser, type User } from '../../db/schema';
@@ -32,9 +32,24 @@ export function inIds(column: SQLiteColumn, ids: number[]): SQL {
 
 export const iso = (v: number | null): string | null => (v === null ? null : new Date(v).toISOString());
 
-/** Conditions of a member who counts: not deactivated and not being deleted. */
+/** Conditions of a member who counts: accepted, not deactivated and not being deleted. */
 export const activeMember = (tenantId: number) =>
-  and(eq(tenantUsers.tenantId, tenantId), isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus));
+  and(eq(tenantUsers.tenantId, tenantId), isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false));
+
+/** Refuses every change to, and every read about, an account whose invitation is pending. */
+export function assertAccepted(member: TenantUser): void {
+  if (member.invitationPending) throw new AppError('invitation-pending', 409);
+}
+
+/**
+ * The account's name is the person's once they registered or belong to another tenant too; a
+ * tenant admin sets it only for an account of its own that nobody has claimed yet.
+ */
+export async function nameIsTenants(db: Db, tenantId: number, user: User): Promise<boolean> {
+  if (user.passwordHash !== null || user.isTenantManager) return false;
+  const other = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(and(eq(tenantUsers.userId, user.id), ne(tenantUsers.tenantId, tenantId))).get();
+  return !other;
+}
 
 export const APP_COLUMN: Record<ManagedApp, 'meishi_access_granted_at' | 'scheduler_access_granted_at'> = {
   meishi: 'meishi_access_granted_at',
@@ -103,7 +118,7 @@ export function seatGuard(db: Db, tenantId: number) {
 export function adminGuard(db: Db, tenantId: number) {
   return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
     SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM tenant_users tu
-      WHERE tu.tenant_id = ${tenantId} AND tu.is_admin = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL)`);
+      WHERE tu.tenant_id = ${tenantId} AND tu.is_admin = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL AND tu.invitation_pending = 0)`);
 }
 
 export function isGuardFailure(e: unknown): boolean {
@@ -163,9 +178,10 @@ export async function toAdminUsers(db: Db, tenantId: number, rows: MemberRow[]):
     list.push({ id: e.id, name: e.name });
     byMember.set(e.tenantUserId, list);
   }
-  return rows.map(({ member: m, user: u }) => ({
+  return rows.map(({ member: m, user: u }) => {
+    const item: AdminUser = {
     id: u.id,
-    name: u.name,
+    name: m.displayName ?? u.name,
     email: u.email,
     department: mainDepts.find((d) => d.id === m.departmentId) ?? null,
     additionalDepartments: byMember.get(m.id) ?? [],
@@ -185,7 +201,14 @@ export async function toAdminUsers(db: Db, tenantId: number, rows: MemberRow[]):
     operationStatus: m.operationStatus,
     language: u.language,
     emailVerifiedAt: iso(u.emailVerifiedAt),
-  }));
+    invitation_pending: m.invitationPending,
+    };
+    // Until the person accepts, the tenant sees only the address it typed: nothing about the
+    // account (its name, activity, factors, registration) belongs to this tenant yet.
+    return m.invitationPending
+      ? { ...item, name: '', isTwofaEnabled: false, twofaMethod: null, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
+      : item;
+  });
 }
 
 /** LIKE pattern that matches `term` literally anywhere (escape character: backslash). */
@@ -202,12 +225,13 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
   const where: SQL[] = [eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt)];
   if (q.search) {
     const p = containsPattern(q.search.toLowerCase());
-    where.push(sql`(lower(${users.name}) LIKE ${p} ESCAPE '\\' OR ${users.email} LIKE ${p} ESCAPE '\\')`);
+    // A pending invitation's account name is not the tenant's to search.
+    where.push(sql`((${tenantUsers.invitationPending} = 0 AND lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p} ESCAPE '\\') OR ${users.email} LIKE ${p} ESCAPE '\\')`);
   }
   const dir = q.order === 'asc' ? asc : desc;
   const sortColumn = {
     created_at: tenantUsers.createdAt,
-    name: users.name,
+    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.displayName}, ${users.name}) end`,
     email: users.email,
     last_active_at: tenantUsers.lastActiveAt,
   }[q.sort];
@@ -233,7 +257,7 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
       .select({
         users: count(),
         neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
-        notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null), 0)`,
+        notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null or ${tenantUsers.invitationPending}), 0)`,
         sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
         meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
         scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,

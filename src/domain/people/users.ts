@@ -14,10 +14,12 @@ import {
   activeAdminCount,
   activeMember,
   adminGuard,
+  assertAccepted,
   assertDepartments,
   assertSeats,
   findMember,
   isGuardFailure,
+  nameIsTenants,
   rawStatement,
   seatGuard,
   toAdminUsers,
@@ -119,9 +121,9 @@ export function queueInvitation(deps: Deps, tenantId: number, userId: number, no
 }
 
 /** POST admin/users. Returns the user and whether an invitation was queued. */
-/** The mail to a registered portal user who was added to another tenant: sign in as before. */
+/** The mail to an existing portal account invited into another tenant: accept it on the portal. */
 export function sendAddedToTenant(deps: Deps, user: { id: number; name: string; email: string; language: 'ja' | 'en' }, tenant: Tenant) {
-  const url = `${publicOrigin(deps.config.PUBLIC_URL, tenant)}${deps.config.BASE_PATH}/login`;
+  const url = `${publicOrigin(deps.config.PUBLIC_URL, null)}${deps.config.BASE_PATH}/invitations`;
   return sendMail(deps, user, 'addedToTenant', { name: user.name, tenant: tenant.name, url }, tenant.id);
 }
 
@@ -136,23 +138,28 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
     const member = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(and(eq(tenantUsers.tenantId, tenant.id), eq(tenantUsers.userId, existing.id))).get();
     if (member) throw new AppError('user_already_exists', 409);
   }
+  // An account that is someone's already (registered, or a member elsewhere) is invited: nothing
+  // about it is this tenant's, and nothing counts, until the person accepts (decision 0027).
+  const pending = existing !== undefined && !(await nameIsTenants(db, tenant.id, existing));
   const apps = [...new Set(input.allowedApps)];
   await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
-  if (input.is_sso_enabled) await assertSsoSeat(deps, tenant, null);
-  await assertFreeNameId(deps, tenant.id, input.is_sso_enabled ? input.saml_name_id || null : null, null);
+  // SSO is switched on for a pending invitation only after it is accepted.
+  const sso = input.is_sso_enabled && !pending;
+  if (sso) await assertSsoSeat(deps, tenant, null);
+  await assertFreeNameId(deps, tenant.id, sso ? input.saml_name_id || null : null, null);
   const now = clock.now();
   const statements: unknown[] = [];
   if (!existing) {
     statements.push(db.insert(users).values({ name: input.name, email, createdAt: now, updatedAt: now }).onConflictDoNothing());
   }
   const userIdSql = sql`(SELECT id FROM users WHERE email = ${email})`;
-  const needsInvite = !existing?.passwordHash;
+  const needsInvite = !pending && !existing?.passwordHash;
   const cols = appColumns(apps, { meishi: null, scheduler: null }, now);
   statements.push(
     rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, saml_name_id, department_id,
-        invited_at, meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
-      VALUES (${tenant.id}, ${userIdSql}, ${input.is_admin ? 1 : 0}, ${input.is_sso_enabled ? 1 : 0},
-        ${input.is_sso_enabled ? (input.saml_name_id || null) : null}, ${mainId}, ${needsInvite ? now : null},
+        invited_at, invitation_pending, meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
+      VALUES (${tenant.id}, ${userIdSql}, ${input.is_admin ? 1 : 0}, ${sso ? 1 : 0},
+        ${sso ? (input.saml_name_id || null) : null}, ${mainId}, ${needsInvite || pending ? now : null}, ${pending ? 1 : 0},
         ${cols.meishiAccessGrantedAt}, ${cols.schedulerAccessGrantedAt}, ${now}, ${now})`),
   );
   if (extraIds.length) {
@@ -169,7 +176,7 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   statements.push(
     rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
       VALUES (${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.created', 'user', CAST(${userIdSql} AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
-        ${JSON.stringify({ email, apps, is_admin: input.is_admin, is_sso_enabled: input.is_sso_enabled })}, ${now})`),
+        ${JSON.stringify({ email, apps, is_admin: input.is_admin, is_sso_enabled: sso, ...(pending ? { invitation_pending: true } : {}) })}, ${now})`),
   );
   statements.push(seatGuard(db, tenant.id));
   try {
@@ -180,13 +187,13 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
     throw e;
   }
   const user = await db.select().from(users).where(eq(users.email, email)).get();
-  if (existing?.passwordHash) {
-    // A portal user who already has a password is told, and signs in as before.
-    await sendAddedToTenant(deps, existing, tenant).catch((err) =>
+  if (pending) {
+    // The person is asked to accept; the mail says which tenant and where to answer.
+    await sendAddedToTenant(deps, existing!, tenant).catch((err) =>
       console.error(JSON.stringify({ level: 'error', msg: 'added-to-tenant mail failed', error: String(err) })),
     );
   }
-  return { user: await reload(deps, tenant, user!.id), invited: needsInvite };
+  return { user: await reload(deps, tenant, user!.id), invited: needsInvite || pending };
 }
 
 /** PATCH admin/users/{id}. */
@@ -200,7 +207,12 @@ export async function updateUser(
   const { db, clock } = deps;
   const { member, user } = await findMember(db, tenant.id, userId);
   if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  assertAccepted(member);
   const email = input.email.toLowerCase();
+  // A tenant admin never rewrites a person's own name: for an account that is the person's
+  // (registered, or shared with another tenant) the name typed here is this tenant's label.
+  const renames = input.name !== (member.displayName ?? user.name);
+  const ownsName = renames && (await nameIsTenants(db, tenant.id, user));
   const emailChanged = email !== user.email;
   const mainId = input.department_id === undefined ? member.departmentId : input.department_id;
   const extraIds = input.additionalDepartmentIds === undefined ? undefined : [...new Set(input.additionalDepartmentIds)].filter((d) => d !== mainId);
@@ -233,7 +245,7 @@ export async function updateUser(
 
   const now = clock.now();
   const statements: unknown[] = [];
-  const userSet: Partial<typeof users.$inferInsert> = { name: input.name, updatedAt: now };
+  const userSet: Partial<typeof users.$inferInsert> = { ...(ownsName ? { name: input.name } : {}), updatedAt: now };
   if (emailChanged) {
     // The new address must prove itself: the account starts over with an invitation to it.
     Object.assign(userSet, { email, emailVerifiedAt: null, passwordHash: null, passwordChangedAt: null, passwordScore: null });
@@ -248,6 +260,7 @@ export async function updateUser(
         isSsoEnabled: ssoOn,
         samlNameId,
         departmentId: mainId,
+        ...(renames && !ownsName ? { displayName: input.name } : {}),
         ...appColumns(apps, { meishi: member.meishiAccessGrantedAt, scheduler: member.schedulerAccessGrantedAt }, now),
         ...(emailChanged ? { invitedAt: now, lastActiveAt: null } : {}),
         updatedAt: now,
@@ -285,6 +298,7 @@ export async function deactivateUser(deps: Deps, tenant: Tenant, userId: number,
   const { db, clock } = deps;
   const { member } = await findMember(db, tenant.id, userId);
   if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  assertAccepted(member);
   if (member.deactivatedAt !== null) return;
   if (member.isAdmin && (await activeAdminCount(db, tenant.id)) <= 1) throw new AppError('cannot-deactivate-last-admin', 422);
   const now = clock.now();
@@ -304,6 +318,7 @@ export async function reactivateUser(deps: Deps, tenant: Tenant, userId: number,
   const { db, clock } = deps;
   const { member } = await findMember(db, tenant.id, userId);
   if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  assertAccepted(member);
   if (member.deactivatedAt === null) return;
   const apps = heldApps(member);
   await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
@@ -349,6 +364,7 @@ export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | nu
     for (const id of ids) rows.push(await findMember(db, tenant.id, id));
     for (const r of rows) {
       if (r.member.deactivatedAt !== null || r.member.operationStatus !== null) throw new AppError('not-found', 404);
+      assertAccepted(r.member);
       if (r.user.passwordHash !== null) throw new AppError('already-registered', 409);
     }
   }
@@ -378,14 +394,15 @@ export async function setSsoForAll(deps: Deps, tenant: Tenant, enabled: boolean,
   }
   const now = clock.now();
   await db.batch([
-    db.update(tenantUsers).set({ isSsoEnabled: enabled, updatedAt: now }).where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt))),
+    db.update(tenantUsers).set({ isSsoEnabled: enabled, updatedAt: now }).where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt), eq(tenantUsers.invitationPending, false))),
     auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: enabled ? 'users.sso_enabled_for_all' : 'users.sso_disabled_for_all', targetType: 'tenant', targetId: tenant.id, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
   ]);
 }
 
 /** GET admin/users/{id}/cards-count and schedules-count, as the app reports them. */
 export async function usageCount(deps: Deps, tenant: Tenant, userId: number, what: 'cards' | 'schedules'): Promise<number> {
-  const { user } = await findMember(deps.db, tenant.id, userId);
+  const { member, user } = await findMember(deps.db, tenant.id, userId);
+  assertAccepted(member);
   const port = deps.appUsage;
   if (!port) throw new AppError('app-usage-unavailable', 502);
   const ref = { tenantId: tenant.id, tenantInitialSubdomain: tenant.initialSubdomain, userId: user.id, email: user.email };

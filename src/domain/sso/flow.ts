@@ -229,7 +229,7 @@ async function findMember(deps: Deps, tenantId: number, nameId: string) {
     .select({ user: users, member: tenantUsers })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.samlNameId, nameId), isNull(tenantUsers.operationStatus)))
+    .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.samlNameId, nameId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
     .all();
   if (byNameId.length === 1) return byNameId[0]!;
   if (byNameId.length > 1) throw new SamlRefusal('ambiguous-name-id');
@@ -237,7 +237,7 @@ async function findMember(deps: Deps, tenantId: number, nameId: string) {
     .select({ user: users, member: tenantUsers })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(and(eq(tenantUsers.tenantId, tenantId), eq(users.email, nameId.toLowerCase()), isNull(tenantUsers.samlNameId), isNull(tenantUsers.operationStatus)))
+    .where(and(eq(tenantUsers.tenantId, tenantId), eq(users.email, nameId.toLowerCase()), isNull(tenantUsers.samlNameId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
     .get();
   return byEmail ?? null;
 }

@@ -19,13 +19,17 @@ export function memberApps(member: TenantUser, contracted: AppKey[]): AppKey[] {
   return granted.filter((a) => contracted.includes(a));
 }
 
-/** All memberships of a user, active and deactivated, with apps (two queries, no N+1). */
+/**
+ * All memberships of a user, active and deactivated, with apps (two queries, no N+1). An
+ * invitation the person has not accepted is not a membership: every way in, hand-off, the org
+ * chooser and the user payload read memberships from here, so none of them can count one.
+ */
 export async function listMemberships(db: Db, userId: number): Promise<Membership[]> {
   const rows = await db
     .select({ tenant: tenants, member: tenantUsers })
     .from(tenantUsers)
     .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-    .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus)))
+    .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
     .orderBy(tenants.name);
   if (rows.length === 0) return [];
   const apps = await db
@@ -41,4 +45,14 @@ export async function listMemberships(db: Db, userId: number): Promise<Membershi
 
 export function activeOnly(ms: Membership[]): Membership[] {
   return ms.filter((m) => m.member.deactivatedAt === null);
+}
+
+/** Invitations to tenants this person has not accepted yet (tenant id and name). */
+export async function listInvitations(db: Db, userId: number): Promise<{ tenantId: number; tenantName: string; invitedAt: number }[]> {
+  return db
+    .select({ tenantId: tenants.id, tenantName: tenants.name, invitedAt: tenantUsers.createdAt })
+    .from(tenantUsers)
+    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+    .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, true)))
+    .orderBy(tenants.name);
 }

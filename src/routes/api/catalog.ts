@@ -123,6 +123,9 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'PATCH', path: '/password', summary: 'Change one\'s password', tag: ACCOUNT, access: 'authenticated', body: changePasswordSchema, errors: ['current-password-wrong', 'too-many-attempts'] }),
   op({ method: 'GET', path: '/session-devices', summary: 'Signed-in browsers and remembered devices', tag: ACCOUNT, access: 'authenticated' }),
   op({ method: 'POST', path: '/session-devices/logout-others', summary: 'Sign out every other browser', tag: ACCOUNT, access: 'authenticated' }),
+  op({ method: 'GET', path: '/invitations', summary: 'Invitations of this account into other tenants, not yet accepted', tag: ACCOUNT, access: 'authenticated' }),
+  op({ method: 'POST', path: '/invitations/:tenantId/accept', summary: 'Accept an invitation: the membership starts to count', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'sign-in-required'] }),
+  op({ method: 'POST', path: '/invitations/:tenantId/decline', summary: 'Decline an invitation: the pending membership is removed', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'sign-in-required'] }),
   op({ method: 'POST', path: '/session-devices/:id/logout', summary: 'Sign out one other browser', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'cannot-logout-current-session'] }),
   op({ method: 'DELETE', path: '/session-devices/remembered/:id', summary: 'Forget a remembered two-factor device', tag: ACCOUNT, access: 'authenticated', errors: ['not-found'] }),
 

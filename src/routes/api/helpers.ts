@@ -19,7 +19,7 @@ export async function ssoStatus(c: Ctx): Promise<'none' | 'some' | 'all'> {
   const rows = await c.var.deps.db
     .select({ sso: tenantUsers.isSsoEnabled, n: count() })
     .from(tenantUsers)
-    .where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt)))
+    .where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt), eq(tenantUsers.invitationPending, false)))
     .groupBy(tenantUsers.isSsoEnabled);
   const sso = rows.find((r) => r.sso)?.n ?? 0;
   const total = rows.reduce((a, r) => a + r.n, 0);

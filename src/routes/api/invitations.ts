@@ -1,0 +1,29 @@
+// The person's side of invitations into other tenants (decision 0027).
+import { Hono } from 'hono';
+import { acceptInvitation, declineInvitation, listInvitations } from '../../domain/users/invitations';
+import { AppError } from '../../domain/errors';
+import type { AppEnv } from '../env';
+import { requireSession } from '../middleware/guards';
+
+export const invitationsApi = new Hono<AppEnv>();
+
+function tenantIdParam(value: string): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('not-found', 404);
+  return id;
+}
+
+invitationsApi.get('/invitations', requireSession, async (c) => {
+  const rows = await listInvitations(c.var.deps.db, c.var.user.id);
+  return c.json({ invitations: rows.map((r) => ({ tenant_id: r.tenantId, tenant_name: r.tenantName, invited_at: new Date(r.invitedAt).toISOString() })) });
+});
+
+invitationsApi.post('/invitations/:tenantId/accept', requireSession, async (c) => {
+  await acceptInvitation(c.var.deps, c.var.user, c.var.session, tenantIdParam(c.req.param('tenantId')), c.var.clientIp);
+  return c.json({ message: 'success' });
+});
+
+invitationsApi.post('/invitations/:tenantId/decline', requireSession, async (c) => {
+  await declineInvitation(c.var.deps, c.var.user, c.var.session, tenantIdParam(c.req.param('tenantId')), c.var.clientIp);
+  return c.json({ message: 'success' });
+});

@@ -9,6 +9,7 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   LanguageSwitch: () => import('./islands/LanguageSwitch'),
   Toolbar: () => import('./islands/Toolbar'),
   LanguageSetting: () => import('./islands/LanguageSetting'),
+  Invitations: () => import('./islands/Invitations'),
   AppStandIn: () => import('./islands/AppStandIn'),
   ChangePasswordLauncher: () => import('./islands/ChangePasswordLauncher'),
   OutlookComplete: () => import('./islands/OutlookComplete'),

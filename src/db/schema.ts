@@ -344,6 +344,8 @@ export const twofaPending = sqliteTable('twofa_pending', {
   phoneE164: text('phone_e164'),
   /** HMACs of the backup codes shown in this setup. */
   backupCodeHashes: text('backup_code_hashes', { mode: 'json' }).$type<string[]>(),
+  /** The same codes, encrypted, so the setup's screens can show them again (read-only GETs). */
+  backupCodesCiphertext: text('backup_codes_ciphertext'),
   smsCodeHash: text('sms_code_hash'),
   smsCodeExpiresAt: integer('sms_code_expires_at'),
   smsSentAt: integer('sms_sent_at'),

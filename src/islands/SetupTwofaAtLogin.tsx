@@ -46,10 +46,10 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
   const backToLogin = () => window.location.assign(loginWithNotice(basePath, props.query, 'twofa-error'));
 
   useEffect(() => {
-    // Once: every call makes new backup codes and a new secret for this setup.
+    // Once: the POST starts the setup (new backup codes and one new secret).
     if (requested.current) return;
     requested.current = true;
-    void api<Details>(basePath, 'GET', 'setup-twofa-at-login/app').then((r) => {
+    void api<Details>(basePath, 'POST', 'setup-twofa-at-login/setup').then((r) => {
       if (r.ok && Array.isArray(r.data.backupCodes) && r.data.qrCode && r.data.manualCode) setDetails(r.data);
       else backToLogin();
     });

@@ -48,9 +48,11 @@ export default function TwofaSetup({ lang, basePath, email }: TwofaSetupProps) {
     setCodes(null);
     setSaved(false);
     setStep(2);
-    const r = await api<{ backupCodes?: string[] }>(basePath, 'GET', 'twofa/backup-codes');
+    // One POST starts the setup: the codes and (for an app) the one secret, made once.
+    const r = await api<{ backupCodes?: string[]; qrCode?: string | null; manualCode?: string | null }>(basePath, 'POST', 'twofa/setup', { method });
     if (!r.ok || !Array.isArray(r.data.backupCodes)) return fail(r);
     setCodes(r.data.backupCodes);
+    setApp(r.data.qrCode && r.data.manualCode ? { qrCode: r.data.qrCode, manualCode: r.data.manualCode } : null);
     setBusy(false);
   };
 
@@ -60,15 +62,14 @@ export default function TwofaSetup({ lang, basePath, email }: TwofaSetupProps) {
     setNotice(null);
     setSmsSent(false);
     setStep(3);
-    if (method !== 'app') return;
+    if (method !== 'app' || app) return;
+    // Shown again from the started setup (read-only): the same secret the codes came with.
     setBusy(true);
-    const [qr, manual] = await Promise.all([
-      api<{ qrCode?: string }>(basePath, 'GET', 'twofa/app/qr'),
-      api<{ manualCode?: string }>(basePath, 'GET', 'twofa/app/manual-code'),
-    ]);
+    const r = await api<{ qrCode?: string | null; manualCode?: string | null }>(basePath, 'GET', 'twofa/app/manual-code');
+    const qr = await api<{ qrCode?: string | null }>(basePath, 'GET', 'twofa/app/qr');
+    if (!r.ok || !r.data.manualCode) return fail(r);
     if (!qr.ok || !qr.data.qrCode) return fail(qr);
-    if (!manual.ok || !manual.data.manualCode) return fail(manual);
-    setApp({ qrCode: qr.data.qrCode, manualCode: manual.data.manualCode });
+    setApp({ qrCode: qr.data.qrCode, manualCode: r.data.manualCode });
     setBusy(false);
   };
 

@@ -87,3 +87,6 @@ export const backupCodeSchema = z.object({ backupCode: required(64) });
 export const smsContactSchema = z.object({
   contact: z.string({ error: 'validation.required' }).check(z.regex(/^\+[1-9][0-9]{6,14}$/, { error: 'validation.invalidMobile' })),
 });
+
+/** POST twofa/setup: which factor the setup is for (authenticator app or SMS). */
+export const twofaSetupSchema = z.object({ method: z.enum(['app', 'sms'], { error: 'validation.required' }) });

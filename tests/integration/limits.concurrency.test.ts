@@ -149,8 +149,7 @@ describe('signed-in limits', () => {
   it('2FA enabling: at most 5 of N parallel wrong codes are checked', async () => {
     const b = await signedIn();
     expect((await b.post('/accounts/api/password/verify', { password: PW })).status).toBe(200);
-    await b.get('/accounts/api/twofa/backup-codes');
-    await b.get('/accounts/api/twofa/app/manual-code');
+    await b.post('/accounts/api/twofa/setup', { method: 'app' });
     const rs = await parallel(N, (i) => b.post('/accounts/api/twofa/app', { otp: String(500000 + i) }));
     expect(count(rs, 422)).toBeLessThanOrEqual(5);
   });

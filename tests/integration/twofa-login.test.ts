@@ -212,7 +212,10 @@ describe('tenant enforcement at login', () => {
     const b = h.client(ACME);
     expect((await b.login('user@acme.test')).body.message).toBe('enable-twofa');
     expect((await b.get('/accounts/api/user')).status).toBe(401);
+    expect((await b.get('/accounts/api/setup-twofa-at-login/app')).body).toEqual({ message: 'no-pending-setup' });
+    const started = await b.post('/accounts/api/setup-twofa-at-login/setup');
     const details = await b.get('/accounts/api/setup-twofa-at-login/app');
+    expect(details.body).toEqual(started.body);
     expect(details.body.backupCodes).toHaveLength(5);
     expect(details.body.backupCodes[0]).toMatch(/^\d{5} \d{5}$/);
     expect(details.body.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);

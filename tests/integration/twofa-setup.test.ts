@@ -1,7 +1,7 @@
 // Two-factor setup in the account (spec 01 "Two-factor setup (account)", section 8 "Two-factor enable").
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backupCodes, tenants, tenantUsers, twofaSecrets, users } from '../../src/db/schema';
+import { backupCodes, tenants, tenantUsers, twofaPending, twofaSecrets, users } from '../../src/db/schema';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 import { codeIn, lastMail } from '../support/mail';
 import { totpAt } from '../support/totp';
@@ -29,17 +29,19 @@ describe('POST password/verify', () => {
     expect((await b.get('/accounts/api/twofa/backup-codes')).body).toEqual({ message: 'password-verification-required' });
     expect((await b.post('/accounts/api/password/verify', { password: 'nope' })).body).toEqual({ message: 'wrong_password' });
     await b.post('/accounts/api/password/verify', { password: PW });
+    expect((await b.post('/accounts/api/twofa/setup', { method: 'app' })).status).toBe(200);
     expect((await b.get('/accounts/api/twofa/backup-codes')).status).toBe(200);
     h.clock.advance(15 * 60_000 + 1);
     expect((await b.get('/accounts/api/twofa/backup-codes')).status).toBe(403);
+    expect((await b.post('/accounts/api/twofa/setup', { method: 'app' })).status).toBe(403);
   });
 
   it('is refused to SSO users, with every setup call', async () => {
     const b = await verified();
     await h.deps.db.update(tenants).set({ isSsoEnabled: true }).where(eq(tenants.id, 1));
     await h.deps.db.update(tenantUsers).set({ isSsoEnabled: true }).where(eq(tenantUsers.id, 2));
-    for (const [m, p] of [['POST', '/accounts/api/password/verify'], ['GET', '/accounts/api/twofa/backup-codes'], ['GET', '/accounts/api/twofa/app/qr'], ['DELETE', '/accounts/api/twofa']] as const) {
-      expect((await b.request(m, p, m === 'POST' ? { json: { password: PW } } : {})).status, p).toBe(403);
+    for (const [m, p] of [['POST', '/accounts/api/password/verify'], ['POST', '/accounts/api/twofa/setup'], ['GET', '/accounts/api/twofa/backup-codes'], ['GET', '/accounts/api/twofa/app/qr'], ['DELETE', '/accounts/api/twofa']] as const) {
+      expect((await b.request(m, p, m === 'POST' ? { json: { password: PW, method: 'app' } } : {})).status, p).toBe(403);
     }
   });
 });
@@ -47,12 +49,16 @@ describe('POST password/verify', () => {
 describe('app setup: backup codes, QR, manual code, enable', () => {
   it('enables the authenticator with a code from the shown secret; backup codes are stored hashed and work once', async () => {
     const b = await verified();
-    const codes = (await b.get('/accounts/api/twofa/backup-codes')).body.backupCodes as string[];
+    const started = (await b.post('/accounts/api/twofa/setup', { method: 'app' })).body;
+    const codes = started.backupCodes as string[];
     expect(codes).toHaveLength(5);
     for (const c of codes) expect(c).toMatch(/^\d{5} \d{5}$/);
+    expect((await b.get('/accounts/api/twofa/backup-codes')).body.backupCodes).toEqual(codes);
     const qr = (await b.get('/accounts/api/twofa/app/qr')).body.qrCode as string;
+    expect(qr).toBe(started.qrCode);
     expect(Buffer.from(qr.split(',')[1]!, 'base64').toString()).toContain('<svg');
     const manual = (await b.get('/accounts/api/twofa/app/manual-code')).body.manualCode as string;
+    expect(manual).toBe(started.manualCode);
     const secret = manual.replace(/ /g, '');
     expect((await b.post('/accounts/api/twofa/app', { otp: '000000' })).body).toEqual({ message: 'invalid-otp' });
     const r = await b.post('/accounts/api/twofa/app', { otp: await totpAt(secret, h.clock.now()) });
@@ -69,14 +75,33 @@ describe('app setup: backup codes, QR, manual code, enable', () => {
     expect((await b.post('/accounts/api/backup-code', { backupCode: codes[2] })).status).toBe(200);
   });
 
-  it('the same QR and manual code within one setup; enabling needs the backup-codes step first', async () => {
+  it('GETs never create or replace a setup: without one they answer no-pending-setup, and a cross-site GET changes nothing', async () => {
     const b = await verified();
-    const m1 = (await b.get('/accounts/api/twofa/app/manual-code')).body.manualCode;
-    const m2 = (await b.get('/accounts/api/twofa/app/manual-code')).body.manualCode;
-    expect(m1).toBe(m2);
-    const r = await b.post('/accounts/api/twofa/app', { otp: await totpAt(m1.replace(/ /g, ''), h.clock.now()) });
-    expect(r.status).toBe(409);
-    expect(r.body).toEqual({ message: 'no-pending-setup' });
+    for (const p of ['/accounts/api/twofa/backup-codes', '/accounts/api/twofa/app/qr', '/accounts/api/twofa/app/manual-code']) {
+      const r = await b.get(p);
+      expect(r.status, p).toBe(409);
+      expect(r.body).toEqual({ message: 'no-pending-setup' });
+    }
+    expect(await h.deps.db.select().from(twofaPending)).toHaveLength(0);
+    const started = (await b.post('/accounts/api/twofa/setup', { method: 'app' })).body;
+    // A navigation from another site (no CSRF headers) cannot start a new setup over this one.
+    const forged = await b.request('POST', '/accounts/api/twofa/setup', { json: { method: 'app' }, raw: true, headers: { origin: 'https://evil.example' } });
+    expect(forged.status).toBe(403);
+    await b.get('/accounts/api/twofa/backup-codes');
+    expect((await b.get('/accounts/api/twofa/app/manual-code')).body.manualCode).toBe(started.manualCode);
+  });
+
+  it('QR and manual key fetched in parallel are the one stored secret, and its code enables the factor', async () => {
+    const b = await verified();
+    await b.post('/accounts/api/twofa/setup', { method: 'app' });
+    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => b.get(i % 2 ? '/accounts/api/twofa/app/qr' : '/accounts/api/twofa/app/manual-code')));
+    const manuals = new Set(rs.filter((_, i) => i % 2 === 0).map((r) => r.body.manualCode));
+    const qrs = new Set(rs.filter((_, i) => i % 2 === 1).map((r) => r.body.qrCode));
+    expect(manuals.size).toBe(1);
+    expect(qrs.size).toBe(1);
+    const secret = [...manuals][0]!.replace(/ /g, '');
+    const r = await b.post('/accounts/api/twofa/app', { otp: await totpAt(secret, h.clock.now()) });
+    expect(r.body).toEqual({ message: 'success', twofa_method: 'app' });
   });
 
   it('turning 2FA off removes the factor, backup codes and remembered devices', async () => {
@@ -101,7 +126,7 @@ describe('SMS setup', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors.contact).toEqual(['有効な携帯電話番号を入力してください']);
     expect((await b.post('/accounts/api/twofa/sms/otp', { contact: '090-1234-5678' })).status).toBe(422);
-    await b.get('/accounts/api/twofa/backup-codes');
+    await b.post('/accounts/api/twofa/setup', { method: 'sms' });
     expect((await b.post('/accounts/api/twofa/sms/otp', { contact: '+819012345678' })).body).toEqual({ message: 'sent' });
     const sms = await lastMail(h, '+819012345678');
     expect(sms.channel).toBe('sms');

@@ -15,7 +15,7 @@ import type { PasswordCompliance } from '../auth/compliance';
 import type { ClientInfo } from '../auth/sign-in';
 import { listMemberships, type Membership } from '../tenants/memberships';
 import { backupCodeHash, normaliseBackupCode, totpStep } from './codes';
-import { enableTwofa, sendSmsCode, setupAppSecret, setupBackupCodes } from './setup';
+import { enableTwofa, pendingSetupDetails, sendSmsCode, startSetup } from './setup';
 
 export const REMEMBER_DEVICE_DAYS = 30;
 export const MAX_FAILURES = 5;
@@ -179,12 +179,16 @@ export async function resendLoginSms(deps: Deps, token: string | undefined, host
   await sendChallengeSms(deps, user, c);
 }
 
-/** GET setup-twofa-at-login/app: backup codes, manual code and QR for the forced setup. */
+/** POST setup-twofa-at-login/setup: starts the forced (authenticator) setup, once per call. */
+export async function startLoginSetup(deps: Deps, token: string | undefined, hostTenantId: number | null) {
+  const { user } = await pending(deps, token, hostTenantId, 'enable_twofa');
+  return startSetup(deps, user, 'app');
+}
+
+/** GET setup-twofa-at-login/app: backup codes, manual code and QR of the started setup (read-only). */
 export async function loginSetupDetails(deps: Deps, token: string | undefined, hostTenantId: number | null) {
   const { user } = await pending(deps, token, hostTenantId, 'enable_twofa');
-  const backup = await setupBackupCodes(deps, user);
-  const app = await setupAppSecret(deps, user);
-  return { backupCodes: backup, ...app };
+  return pendingSetupDetails(deps, user);
 }
 
 /** POST setup-twofa-at-login/app {otp}: turns on app 2FA and completes the login. */

@@ -48,32 +48,63 @@ async function loadPending(deps: Deps, userId: number): Promise<Pending | null> 
 async function savePending(deps: Deps, userId: number, set: Partial<typeof twofaPending.$inferInsert>): Promise<void> {
   const now = deps.clock.now();
   const existing = await loadPending(deps, userId);
-  const base = existing ? {} : { method: null, secretCiphertext: null, phoneE164: null, backupCodeHashes: null, smsCodeHash: null, smsCodeExpiresAt: null, smsSentAt: null };
+  const base = existing ? {} : { method: null, secretCiphertext: null, phoneE164: null, backupCodeHashes: null, backupCodesCiphertext: null, smsCodeHash: null, smsCodeExpiresAt: null, smsSentAt: null };
   await deps.db
     .insert(twofaPending)
     .values({ userId, ...base, ...set, expiresAt: now + PENDING_TTL_MS, createdAt: now })
     .onConflictDoUpdate({ target: twofaPending.userId, set: { ...base, ...set, expiresAt: now + PENDING_TTL_MS } });
 }
 
-/** GET twofa/backup-codes: five new codes for this setup (shown once, stored as keyed hashes). */
-export async function setupBackupCodes(deps: Deps, user: User): Promise<string[]> {
-  const codes = newBackupCodes();
-  const key = deps.config.DATA_ENCRYPTION_KEY;
-  await savePending(deps, user.id, { backupCodeHashes: codes.map((c) => backupCodeHash(key, user.id, c)) });
-  return codes.map(formatBackupCode);
+export interface SetupDetails {
+  backupCodes: string[];
+  /** Authenticator setups only: the secret as the person types it, and as a QR code. */
+  manualCode: string | null;
+  qrCode: string | null;
 }
 
-/** The authenticator secret of this setup (created on first use), with its QR code. */
-export async function setupAppSecret(deps: Deps, user: User): Promise<{ manualCode: string; qrCode: string }> {
+/**
+ * POST twofa/setup (and setup-twofa-at-login/setup): starts a setup, replacing any earlier one,
+ * with new backup codes and, for an authenticator, a new secret, all made here once. The GETs
+ * that show them only read this setup, so a cross-site navigation can replace nothing and the QR
+ * code and the key typed by hand are always the one stored secret.
+ */
+export async function startSetup(deps: Deps, user: User, method: Method): Promise<SetupDetails> {
+  const key = deps.config.DATA_ENCRYPTION_KEY;
+  const codes = newBackupCodes();
+  const secret = method === 'app' ? newTotpSecret() : null;
+  const now = deps.clock.now();
+  const row = {
+    method,
+    secretCiphertext: secret ? encryptSecret(key, secret) : null,
+    phoneE164: null,
+    backupCodeHashes: codes.map((c) => backupCodeHash(key, user.id, c)),
+    backupCodesCiphertext: encryptSecret(key, JSON.stringify(codes)),
+    smsCodeHash: null,
+    smsCodeExpiresAt: null,
+    smsSentAt: null,
+    expiresAt: now + PENDING_TTL_MS,
+  };
+  await deps.db.insert(twofaPending).values({ userId: user.id, ...row, createdAt: now }).onConflictDoUpdate({ target: twofaPending.userId, set: { ...row, createdAt: now } });
+  return describeSetup(user, codes, secret);
+}
+
+async function describeSetup(user: User, codes: string[], secret: string | null): Promise<SetupDetails> {
+  const issuer = getT(user.language)('product.name');
+  return {
+    backupCodes: codes.map(formatBackupCode),
+    manualCode: secret ? secret.replace(/(.{4})/g, '$1 ').trim() : null,
+    qrCode: secret ? await qrDataUrl(otpauthUri(secret, user.email, issuer)) : null,
+  };
+}
+
+/** GET twofa/backup-codes, twofa/app/qr, twofa/app/manual-code: what the started setup holds. */
+export async function pendingSetupDetails(deps: Deps, user: User): Promise<SetupDetails> {
   const key = deps.config.DATA_ENCRYPTION_KEY;
   const pending = await loadPending(deps, user.id);
-  let secret = pending?.method === 'app' && pending.secretCiphertext ? decryptSecret(key, pending.secretCiphertext) : null;
-  if (!secret) {
-    secret = newTotpSecret();
-    await savePending(deps, user.id, { method: 'app', secretCiphertext: encryptSecret(key, secret) });
-  }
-  const issuer = getT(user.language)('product.name');
-  return { manualCode: secret.replace(/(.{4})/g, '$1 ').trim(), qrCode: await qrDataUrl(otpauthUri(secret, user.email, issuer)) };
+  if (!pending?.backupCodesCiphertext) throw new AppError('no-pending-setup', 409);
+  const codes = JSON.parse(decryptSecret(key, pending.backupCodesCiphertext)) as string[];
+  const secret = pending.method === 'app' && pending.secretCiphertext ? decryptSecret(key, pending.secretCiphertext) : null;
+  return describeSetup(user, codes, secret);
 }
 
 /** A mobile number in E.164 (libphonenumber-js with full metadata), or null. */

@@ -8,6 +8,7 @@ import {
   enableAtLogin,
   finishedLogin,
   loginSetupDetails,
+  startLoginSetup,
   rememberThisDevice,
   resendLoginSms,
   skipSetupAtLogin,
@@ -19,12 +20,15 @@ import {
   disableTwofa,
   enableTwofa,
   resendSetupSms,
-  setupAppSecret,
-  setupBackupCodes,
+  pendingSetupDetails,
+  startSetup,
   setupSms,
   verifyPasswordForSetup,
 } from '../../domain/twofa/setup';
-import { backupCodeSchema, otpLoginSchema, otpSchema, smsContactSchema, verifyPasswordSchema } from '../../shared/schemas';
+import { backupCodeSchema, otpLoginSchema, otpSchema, smsContactSchema, twofaSetupSchema, verifyPasswordSchema } from '../../shared/schemas';
+import type { User } from '../../db/schema';
+import type { Deps } from '../../deps';
+import { AppError } from '../../domain/errors';
 import { answerOutcome, challengeToken, clearChallengeCookie, clientInfo, deviceToken } from '../auth-helpers';
 import { cookieName, type AppEnv, type AuthedEnv, type Ctx } from '../env';
 import { isSsoUser, requireSession } from '../middleware/guards';
@@ -53,9 +57,20 @@ twofaApi.post('/password/verify', ...account, async (c) => {
   return c.json({ message: 'verified' });
 });
 
-twofaApi.get('/twofa/backup-codes', ...setup, async (c) => c.json({ backupCodes: await setupBackupCodes(c.var.deps, c.var.user) }));
-twofaApi.get('/twofa/app/qr', ...setup, async (c) => c.json({ qrCode: (await setupAppSecret(c.var.deps, c.var.user)).qrCode }));
-twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => c.json({ manualCode: (await setupAppSecret(c.var.deps, c.var.user)).manualCode }));
+// One POST starts a setup (codes and secret made once); the spec's GETs only read it.
+twofaApi.post('/twofa/setup', ...setup, async (c) => {
+  const { method } = await readJson(c, twofaSetupSchema);
+  return c.json(await startSetup(c.var.deps, c.var.user, method));
+});
+twofaApi.get('/twofa/backup-codes', ...setup, async (c) => c.json({ backupCodes: (await pendingSetupDetails(c.var.deps, c.var.user)).backupCodes }));
+twofaApi.get('/twofa/app/qr', ...setup, async (c) => c.json({ qrCode: await appDetail(c.var.deps, c.var.user, 'qrCode') }));
+twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => c.json({ manualCode: await appDetail(c.var.deps, c.var.user, 'manualCode') }));
+
+async function appDetail(deps: Deps, user: User, what: 'qrCode' | 'manualCode'): Promise<string> {
+  const value = (await pendingSetupDetails(deps, user))[what];
+  if (!value) throw new AppError('no-pending-setup', 409);
+  return value;
+}
 
 twofaApi.post('/twofa/sms/otp', ...setup, async (c) => {
   const { contact } = await readJson(c, smsContactSchema);
@@ -124,6 +139,7 @@ twofaApi.post('/otp/resend', async (c) => {
   return c.json({ message: 'sent' });
 });
 
+twofaApi.post('/setup-twofa-at-login/setup', async (c) => c.json(await startLoginSetup(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null)));
 twofaApi.get('/setup-twofa-at-login/app', async (c) => c.json(await loginSetupDetails(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null)));
 
 twofaApi.post('/setup-twofa-at-login/app', async (c) => {

@@ -1,6 +1,7 @@
 // Additional challenge: a password login from a new device and a new network (docs/decisions/0005).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { knownDevices, sessions } from '../../src/db/schema';
+import { createHash } from 'node:crypto';
+import { knownDevices, loginChallenges, sessions } from '../../src/db/schema';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 import { codeIn, lastMail, mailsTo } from '../support/mail';
 
@@ -43,6 +44,10 @@ describe('when the challenge applies', () => {
     const mail = await lastMail(h, 'user@acme.test');
     expect(mail.subject).toContain('ログイン確認コード');
     expect(codeIn(mail.body)).toMatch(/^\d{6}$/);
+    // Stored as a keyed MAC (with its key id), never a plain hash a dump would give away.
+    const [row] = await h.deps.db.select().from(loginChallenges);
+    expect(row!.codeHash).toMatch(/^k1\.[0-9a-f]{64}$/);
+    expect(row!.codeHash).not.toContain(createHash('sha256').update(codeIn(mail.body)).digest('hex'));
     expect((await fresh.get('/accounts/api/user')).status).toBe(401);
     // The half-signed-in browser is sent to login by every page.
     expect((await fresh.get('/accounts/my-account')).status).toBe(302);

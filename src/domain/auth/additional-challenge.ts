@@ -10,7 +10,8 @@ import { AppError } from '../errors';
 import { sendMail } from '../mail/messages';
 import { networkOf } from '../security/network';
 import { clear, refund, reserve } from '../security/limiter';
-import { safeEqual, sha256Hex } from '../security/tokens';
+import { codeMac, codeMacMatches } from '../security/keys';
+import { sha256Hex } from '../security/tokens';
 import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, type Fingerprints } from './challenges';
 import type { PasswordCompliance } from './compliance';
 import type { ClientInfo } from './sign-in';
@@ -47,9 +48,10 @@ export async function rememberDevice(db: Db, userId: number, f: Fingerprints, no
   await db.insert(knownDevices).values(rows).onConflictDoUpdate({ target: [knownDevices.userId, knownDevices.fingerprint], set: { lastSeenAt: now } });
 }
 
-function newCode() {
+/** A six-digit code and its stored form: an HMAC under a derived key (decision 0026). */
+function newCode(deps: Deps, userId: number) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  return { code, hash: sha256Hex(code) };
+  return { code, hash: codeMac(deps.config.DATA_ENCRYPTION_KEY, `email-code:${userId}`, code) };
 }
 
 export async function startAdditionalChallenge(
@@ -57,7 +59,7 @@ export async function startAdditionalChallenge(
   p: { user: User; tenantId: number | null; remember: boolean; compliance: PasswordCompliance | null; fingerprints: Fingerprints; client: ClientInfo; authenticatedAt: number },
 ): Promise<string> {
   await reserve(deps.db, [mailLimit(p.user.id)], deps.clock.now());
-  const { code, hash } = newCode();
+  const { code, hash } = newCode(deps, p.user.id);
   const token = await createChallenge(deps, { ...p, kind: 'additional_challenge', code: { hash, expiresAt: deps.clock.now() + CODE_TTL_MS } });
   await sendMail(deps, p.user, 'additionalChallenge', { code, minutes: CODE_TTL_MS / 60_000 }, p.tenantId);
   return token;
@@ -77,7 +79,7 @@ export async function verifyAdditionalChallenge(deps: Deps, token: string | unde
   if (!c.codeHash || !c.codeExpiresAt || c.codeExpiresAt <= now) throw new AppError('additional-challenge-expired', 422);
   const limit = await codeGuessLimit(deps, c, 'email-code', MAX_CODE_ATTEMPTS, CODE_TTL_MS);
   await reserve(db, [limit], now, 'locked-out');
-  if (!safeEqual(sha256Hex(otp), c.codeHash)) throw new AppError('incorrect-additional-challenge', 422);
+  if (!codeMacMatches(deps.config.DATA_ENCRYPTION_KEY, `email-code:${c.userId}`, otp, c.codeHash)) throw new AppError('incorrect-additional-challenge', 422);
   if (!(await completeChallenge(deps, c))) throw new AppError('no-pending-login', 401);
   await clear(db, [limit]);
   const user = await db.select().from(users).where(eq(users.id, c.userId)).get();
@@ -97,7 +99,7 @@ export async function resendAdditionalChallenge(deps: Deps, token: string | unde
   const user = await db.select().from(users).where(eq(users.id, c.userId)).get();
   if (!user) throw new AppError('no-pending-login', 401);
   await reserve(db, [mailLimit(user.id)], now);
-  const { code, hash } = newCode();
+  const { code, hash } = newCode(deps, user.id);
   const cooledDown = now - RESEND_COOLDOWN_S * 1000;
   const claimed = await db
     .update(loginChallenges)

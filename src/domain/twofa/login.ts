@@ -9,7 +9,8 @@ import { AppError } from '../errors';
 import { audit } from '../audit/log';
 import { clear, reserve, type Limit } from '../security/limiter';
 import { decryptSecret } from '../security/secrets';
-import { randomToken, safeEqual, sha256Hex } from '../security/tokens';
+import { codeMacMatches } from '../security/keys';
+import { randomToken, sha256Hex } from '../security/tokens';
 import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, type Challenge, type ChallengeKind, type Fingerprints } from '../auth/challenges';
 import type { PasswordCompliance } from '../auth/compliance';
 import type { ClientInfo } from '../auth/sign-in';
@@ -149,7 +150,7 @@ export async function verifyLoginOtp(deps: Deps, token: string | undefined, host
       .returning({ userId: twofaSecrets.userId });
     if (claimed.length !== 1) return fail(deps, c, 'invalid-otp');
   } else {
-    const ok = /^[0-9]{6}$/.test(otp) && c.codeHash !== null && (c.codeExpiresAt ?? 0) > now && safeEqual(sha256Hex(otp), c.codeHash);
+    const ok = /^[0-9]{6}$/.test(otp) && c.codeHash !== null && (c.codeExpiresAt ?? 0) > now && codeMacMatches(config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, otp, c.codeHash);
     if (!ok) return fail(deps, c, 'invalid-otp');
   }
   return finish(deps, c, user, limit);

@@ -10,7 +10,8 @@ import { AppError, ValidationError } from '../errors';
 import { auditInsert } from '../audit/log';
 import { clear, reserve } from '../security/limiter';
 import { decryptSecret, encryptSecret } from '../security/secrets';
-import { safeEqual, sha256Hex } from '../security/tokens';
+import { codeMac, codeMacMatches } from '../security/keys';
+import { sha256Hex } from '../security/tokens';
 import { backupCodeHash, formatBackupCode, newBackupCodes, newSmsCode, newTotpSecret, otpauthUri, qrDataUrl, totpStep } from './codes';
 
 export const PENDING_TTL_MS = 30 * 60_000;
@@ -131,7 +132,7 @@ export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantI
   ];
   await reserve(db, limits, now, 'Too Many Attempts.');
   const code = newSmsCode();
-  await store(sha256Hex(code), now + SMS_CODE_TTL_MS);
+  await store(codeMac(deps.config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, code), now + SMS_CODE_TTL_MS);
   const t = getT(user.language);
   await deps.sms.send({ to: phone, body: t('sms.code', { code, product: t('product.name'), minutes: SMS_CODE_TTL_MS / 60_000 }), tenantId });
 }
@@ -170,7 +171,7 @@ export async function enableTwofa(deps: Deps, user: User, method: Method, otp: s
     step = await totpStep(decryptSecret(config.DATA_ENCRYPTION_KEY, pending.secretCiphertext), otp, now, null);
     ok = step !== null;
   } else if (method === 'sms' && pending.smsCodeHash && pending.smsCodeExpiresAt && pending.smsCodeExpiresAt > now) {
-    ok = /^[0-9]{6}$/.test(otp) && safeEqual(sha256Hex(otp), pending.smsCodeHash);
+    ok = /^[0-9]{6}$/.test(otp) && codeMacMatches(config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, otp, pending.smsCodeHash);
   }
   if (!ok) throw new AppError('invalid-otp', 422);
   await clear(db, [limit]);

@@ -51,6 +51,24 @@ export const tenants = sqliteTable(
 );
 
 /** Apps a tenant has contracted, with their seat counts (null = unlimited). */
+/**
+ * Every host label of every tenant, initial and custom, in one column with one unique key: a
+ * label can belong to one tenant only, by construction. Triggers on `tenants` (migration 0002)
+ * keep it in step with tenants.initial_subdomain and tenants.subdomain in the same statement, so
+ * no code path (and no concurrent pair of claims) can give two tenants one label.
+ */
+export const tenantHosts = sqliteTable(
+  'tenant_hosts',
+  {
+    label: text('label').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['initial', 'custom'] }).notNull(),
+  },
+  (t) => [uniqueIndex('tenant_hosts_tenant_kind_uq').on(t.tenantId, t.kind)],
+);
+
 export const tenantApps = sqliteTable(
   'tenant_apps',
   {

@@ -207,7 +207,7 @@ export async function createTenant(deps: Deps, actor: OperatorActor, input: Crea
     ]);
   } catch (e) {
     // A concurrent create took the label between the check and the batch (unique index).
-    if (isUniqueViolation(e, 'tenants')) throw new AppError('subdomain-taken', 409);
+    if (isUniqueViolation(e, 'tenants') || isUniqueViolation(e, 'tenant_hosts')) throw new AppError('subdomain-taken', 409);
     throw e;
   }
   const tenant = (await db.select().from(tenants).where(eq(tenants.initialSubdomain, label)).get())!;

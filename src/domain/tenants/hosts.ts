@@ -1,8 +1,8 @@
 // Host -> tenant. "<label>.<PORTAL_DOMAIN>" is the tenant whose custom or initial subdomain is
 // <label>; the bare domain is the main domain; anything else is unknown (404, never a fallback).
-import { eq, or, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { tenants, type Tenant } from '../../db/schema';
+import { tenantHosts, tenants, type Tenant } from '../../db/schema';
 
 export type HostResolution =
   | { kind: 'main' }
@@ -22,15 +22,9 @@ export async function resolveHost(db: Db, hostname: string, portalDomain: string
   const label = hostLabel(hostname, portalDomain);
   if (label === null) return { kind: 'main' };
   if (label === undefined) return { kind: 'unknown' };
-  // A label is unique across custom and initial subdomains (enforced when one is set);
-  // prefer the custom one if data ever disagrees.
-  const tenant = await db
-    .select()
-    .from(tenants)
-    .where(or(eq(tenants.subdomain, label), eq(tenants.initialSubdomain, label)))
-    .orderBy(sql`case when ${tenants.subdomain} = ${label} then 0 else 1 end`)
-    .get();
-  return tenant ? { kind: 'tenant', tenant } : { kind: 'unknown' };
+  // One label, one tenant: tenant_hosts' primary key (decision 0026).
+  const row = await db.select({ tenant: tenants }).from(tenantHosts).innerJoin(tenants, eq(tenants.id, tenantHosts.tenantId)).where(eq(tenantHosts.label, label)).get();
+  return row ? { kind: 'tenant', tenant: row.tenant } : { kind: 'unknown' };
 }
 
 /** The label a tenant is reached at: custom subdomain if set, else the initial one. */

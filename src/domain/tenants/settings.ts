@@ -4,7 +4,7 @@ import { and, eq, ne, or } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { tenants, type Tenant } from '../../db/schema';
 import type { PasswordPolicy } from '../../shared/password';
-import { AppError } from '../errors';
+import { AppError, isUniqueViolation } from '../errors';
 import { audit } from '../audit/log';
 import { tenantPolicy } from '../auth/compliance';
 
@@ -42,9 +42,10 @@ export async function changeSubdomain(deps: Deps, tenant: Tenant, label: string 
   let updated: Tenant | undefined;
   try {
     updated = await db.update(tenants).set({ subdomain: next, updatedAt: now }).where(eq(tenants.id, tenant.id)).returning().get();
-  } catch {
-    // The unique index caught a concurrent claim of the same label.
-    throw new AppError('could-not-change', 422);
+  } catch (e) {
+    // tenant_hosts (kept by a trigger in this statement) caught a concurrent claim of the label.
+    if (isUniqueViolation(e, 'tenant_hosts') || isUniqueViolation(e, 'tenants')) throw new AppError('could-not-change', 422);
+    throw e;
   }
   await audit(db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.subdomain_changed', ipAddress: actor.ip, details: { from: tenant.subdomain, to: next } }, now);
   return updated!;

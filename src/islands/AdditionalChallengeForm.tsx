@@ -58,7 +58,7 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
   const [lockedFor, setLockedFor] = useCountdown();
   const [cooldown, setCooldown] = useCountdown();
   const [redirection, setRedirection] = useState<RedirectionInput | null>(null);
-  const [outlookDone, setOutlookDone] = useState(false);
+  const [outlookDone, setOutlookDone] = useState<string | null>(null);
   // The change-password dialog forced after sign-in, with the redirection that follows it.
   const [forced, setForced] = useState<{ reason: ForcedReason; policy: PasswordPolicy; email: string; then: RedirectionInput } | null>(null);
   const outlookToken = props.source === 'outlook' && props.token ? props.token : null;
@@ -93,7 +93,7 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
     if (step) return window.location.assign(step);
     if (r.ok && r.data.user) {
       // The user is stored (spec 01 section 4): the same three ways on as after the password step.
-      if (outlookToken) return setOutlookDone(true);
+      if (outlookToken) return setOutlookDone(r.data.user.email);
       const next = redirectionFor(r.data.user, {
         hostTenantId: props.tenant?.id ?? null,
         continuePath: props.continuePath,
@@ -144,7 +144,7 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
   };
 
   if (outlookDone && outlookToken) {
-    return <OutlookComplete lang={lang} basePath={basePath} token={outlookToken} startUrl={props.startUrl ?? null} />;
+    return <OutlookComplete lang={lang} basePath={basePath} token={outlookToken} startUrl={props.startUrl ?? null} email={outlookDone} />;
   }
   if (redirection) return <Redirection lang={lang} input={redirection} />;
   if (forced) {

@@ -53,7 +53,7 @@ export default function AfterSignIn({ ctx, answer }: { ctx: SignInContext; answe
   if (outlookToken) {
     return (
       <Suspense fallback={loading}>
-        <OutlookComplete lang={lang} basePath={basePath} token={outlookToken} startUrl={ctx.startUrl ?? null} />
+        <OutlookComplete lang={lang} basePath={basePath} token={outlookToken} startUrl={ctx.startUrl ?? null} email={answer.user.email} />
       </Suspense>
     );
   }

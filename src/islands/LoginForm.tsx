@@ -173,7 +173,7 @@ export default function LoginForm(props: LoginFormProps) {
   if (outlookDone && outlookToken) {
     return (
       <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
-        <OutlookComplete lang={lang} basePath={basePath} token={outlookToken} startUrl={props.startUrl ?? null} />
+        <OutlookComplete lang={lang} basePath={basePath} token={outlookToken} startUrl={props.startUrl ?? null} email={email.trim().toLowerCase()} />
       </Suspense>
     );
   }

@@ -1,6 +1,7 @@
-// Outlook add-in sign-in, last step (spec 01 section 4): the add-in opened the login page with
-// source=outlook and a token of its own; once the user is signed in the token is mapped to them
-// (POST outlook-sso/map-user) instead of the redirection step, and the user goes back to Outlook.
+// Outlook add-in sign-in, last step (spec 01 section 4, decision 0007): the add-in opened the login
+// page with source=outlook and its token; once signed in, the person confirms that they want the
+// add-in signed in as them (a link from someone else must not map silently), and only then is the
+// token mapped (POST outlook-sso/map-user); the person goes back to Outlook.
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
@@ -11,24 +12,21 @@ export interface OutlookCompleteProps {
   token: string;
   /** Where to go afterwards; already checked by the server (a same-portal path) or null. */
   startUrl: string | null;
+  /** Who the add-in would be signed in as (shown in the question). */
+  email: string;
 }
 
 export default function OutlookComplete(p: OutlookCompleteProps) {
   const t = getT(p.lang);
-  const [state, setState] = useState<'working' | 'done' | 'failed'>('working');
+  const [state, setState] = useState<'confirm' | 'working' | 'done' | 'failed' | 'cancelled'>('confirm');
   const headingRef = useRef<HTMLHeadingElement>(null);
 
-  useEffect(() => {
-    let live = true;
-    void api(p.basePath, 'POST', 'outlook-sso/map-user', { token: p.token }).then((r) => {
-      if (!live) return;
-      setState(r.ok ? 'done' : 'failed');
-      if (r.ok && p.startUrl) window.location.assign(p.startUrl);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const confirm = async () => {
+    setState('working');
+    const r = await api(p.basePath, 'POST', 'outlook-sso/map-user', { token: p.token });
+    setState(r.ok ? 'done' : 'failed');
+    if (r.ok && p.startUrl) window.location.assign(p.startUrl);
+  };
   useEffect(() => {
     if (state !== 'working') headingRef.current?.focus();
   }, [state]);
@@ -38,7 +36,29 @@ export default function OutlookComplete(p: OutlookCompleteProps) {
       <h2 id="outlook-title" ref={headingRef} tabIndex={-1} className="mt-0 text-xl font-semibold outline-none">
         {t('outlook.title')}
       </h2>
+      {state === 'confirm' && (
+        <div data-testid="outlook-confirm">
+          <p className="text-slate-800">{t('outlook.confirm', { email: p.email })}</p>
+          <p className="text-sm text-slate-700">{t('outlook.confirmHint')}</p>
+          <div className="mt-4 flex justify-center gap-3">
+            <button type="button" className="rounded bg-blue-800 px-4 py-2 text-white hover:bg-blue-900" onClick={() => void confirm()}>
+              {t('outlook.continue')}
+            </button>
+            <button type="button" className="rounded border border-slate-500 bg-white px-4 py-2 text-slate-900 hover:bg-slate-100" onClick={() => setState('cancelled')}>
+              {t('outlook.cancel')}
+            </button>
+          </div>
+        </div>
+      )}
       <div aria-live="polite">
+        {state === 'cancelled' && (
+          <p role="status" className="text-slate-800" data-testid="outlook-cancelled">
+            {t('outlook.cancelled')}{' '}
+            <a className="text-blue-800 underline" href={`${p.basePath}/my-account`}>
+              {t('outlook.toAccount')}
+            </a>
+          </p>
+        )}
         {state === 'working' && (
           <p role="status" className="text-slate-700">
             {t('outlook.working')}

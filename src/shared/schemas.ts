@@ -72,7 +72,10 @@ export const signedLinkQuerySchema = z.pipe(
   }),
 );
 
-export const addinTokenSchema = z.object({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{32,128}$/)) });
+/** The Outlook add-in's token: base64url(SHA-256(verifier)), 43 characters (decision 0007). */
+export const addinTokenSchema = z.object({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)) });
+/** Redeeming needs the verifier itself (43 to 128 characters, as a PKCE code verifier). */
+export const addinRedeemSchema = z.object({ verifier: z.string().check(z.regex(/^[A-Za-z0-9._~-]{43,128}$/)) });
 
 export const verifyPasswordSchema = z.object({ password: required(), redirect: z.optional(z.string().check(z.maxLength(2048))) });
 

@@ -2,6 +2,7 @@
 // Account with the live checklist, and forced after login for a password that is too easy to
 // guess, where Maybe Later leads on to the redirection step. Also the Outlook add-in sign-in,
 // which maps the add-in's token instead of the redirection step.
+import { createHash } from 'node:crypto';
 import { BASE, DEMO_PASSWORD, expect, gotoHydrated, LANGUAGES, origin, test } from './fixtures';
 import { signInOnTenantHost } from './support/flows';
 import { waitForMail } from './support/mail';
@@ -120,16 +121,22 @@ for (const { lang, locale } of LANGUAGES) {
       await checkA11y(page, 'login, signed in: app chooser');
     });
 
-    test('signing in for the Outlook add-in maps its token and says to return to Outlook', async ({ page, account, checkA11y }) => {
+    test('signing in for the Outlook add-in asks to confirm, then maps its token and says to return to Outlook', async ({ page, account, checkA11y }) => {
       const t = TEXT[lang];
       const email = account('user@acme.test');
-      const token = `e2e-${lang}-${'x'.repeat(40)}`;
+      // The add-in's token: base64url(SHA-256(its verifier)), 43 characters.
+      const token = createHash('sha256').update(`e2e-verifier-${lang}-${Date.now()}`).digest('base64url');
       await gotoHydrated(page, `${origin('acme')}${BASE}/login?source=outlook&token=${token}`);
       await page.getByLabel(t.email).fill(email);
       await page.getByRole('button', { name: t.next, exact: true }).click();
       const mapped = page.waitForResponse((r) => new URL(r.url()).pathname === `${BASE}/api/outlook-sso/map-user`);
       await page.getByLabel(t.password, { exact: true }).fill(DEMO_PASSWORD);
       await page.getByRole('button', { name: t.logIn, exact: true }).click();
+      // Nothing is mapped before the person says so: a planted link cannot bind them silently.
+      const confirm = page.getByTestId('outlook-confirm');
+      await expect(confirm).toContainText(email);
+      await checkA11y(page, 'Outlook add-in sign-in: confirmation');
+      await confirm.getByRole('button', { name: PW_TEXT[lang].outlookContinue, exact: true }).click();
       expect((await mapped).status()).toBe(200);
       // Not on to the app: the window belongs to the add-in.
       await expect(page.getByTestId('outlook-done')).toHaveText(PW_TEXT[lang].outlookDone);

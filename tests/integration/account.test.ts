@@ -1,4 +1,5 @@
 // Change password, session devices, Outlook add-in mapping and tenant lookup (spec 01).
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { outlookAddinTokens, sessions, tenants, tenantUsers } from '../../src/db/schema';
@@ -110,28 +111,47 @@ describe('session devices', () => {
   });
 });
 
-describe('Outlook add-in mapping', () => {
-  const TOKEN = 'addin-token-0123456789-abcdefghijklmnop';
+describe('Outlook add-in mapping (decision 0007)', () => {
+  // The add-in keeps VERIFIER; the login URL carries TOKEN = base64url(SHA-256(VERIFIER)).
+  const VERIFIER = 'add-in-verifier-0123456789-abcdefghijklmnopqrstuvwxyz';
+  const TOKEN = createHash('sha256').update(VERIFIER).digest('base64url');
+  const redeem = (body: unknown) =>
+    h.app.request(`http://${ACME}/accounts/api/outlook-sso/redeem`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  it('maps a fresh token to the signed-in user once; the add-in backend redeems it once', async () => {
+  it('maps a fresh token to the signed-in user once; only the verifier redeems it, once', async () => {
     const b = await signedIn();
     expect((await b.post('/accounts/api/outlook-sso/map-user', { token: TOKEN })).body).toEqual({ message: 'success' });
     const [row] = await h.deps.db.select().from(outlookAddinTokens);
     expect(row!.tokenHash).not.toContain(TOKEN);
     expect((await b.post('/accounts/api/outlook-sso/map-user', { token: TOKEN })).status).toBe(409);
-    const redeem = () => h.app.request(`http://${ACME}/accounts/api/outlook-sso/redeem`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN }) });
-    const first = await redeem();
-    expect(first.status).toBe(200);
-    expect(await first.json()).toMatchObject({ email: 'user@acme.test', tenant_id: 1 });
-    expect((await redeem()).status).toBe(404);
+    // Whoever holds only the token (it was in a URL) gets nothing.
+    expect((await redeem({ token: TOKEN })).status).toBe(422);
+    expect((await redeem({ verifier: TOKEN })).status).toBe(404);
+    expect((await redeem({ verifier: `${VERIFIER}x` })).status).toBe(404);
+    // The add-in's verifier redeems it once, even in parallel.
+    const rs = await Promise.all(Array.from({ length: 5 }, () => redeem({ verifier: VERIFIER })));
+    const ok = rs.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(1);
+    expect(await ok[0]!.json()).toMatchObject({ email: 'user@acme.test', tenant_id: 1 });
+  });
+
+  it('planting: a signed-in person following someone else\'s link is asked first; nothing is mapped until they confirm', async () => {
+    const b = await signedIn();
+    const page = await b.get(`/accounts/login?source=outlook&token=${TOKEN}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('OutlookComplete');
+    expect(await h.deps.db.select().from(outlookAddinTokens)).toHaveLength(0);
+    // The confirmation is a POST with the CSRF rule: a cross-site form cannot do it.
+    const forged = await b.request('POST', '/accounts/api/outlook-sso/map-user', { json: { token: TOKEN }, raw: true, headers: { origin: 'https://evil.example' } });
+    expect(forged.status).toBe(403);
+    expect(await h.deps.db.select().from(outlookAddinTokens)).toHaveLength(0);
   });
 
   it('a mapped token expires after five minutes; mapping needs a session and a well-formed token', async () => {
     const b = await signedIn();
     await b.post('/accounts/api/outlook-sso/map-user', { token: TOKEN });
     h.clock.advance(5 * 60_000 + 1);
-    const r = await h.app.request(`http://${ACME}/accounts/api/outlook-sso/redeem`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN }) });
-    expect(r.status).toBe(404);
+    expect((await redeem({ verifier: VERIFIER })).status).toBe(404);
     expect((await h.client(ACME).post('/accounts/api/outlook-sso/map-user', { token: TOKEN })).status).toBe(401);
     expect((await b.post('/accounts/api/outlook-sso/map-user', { token: 'short' })).status).toBe(422);
   });

@@ -14,6 +14,7 @@ import { completeSignIn } from '../../domain/auth/sign-in';
 import { AppError } from '../../domain/errors';
 import type { User } from '../../db/schema';
 import {
+  addinRedeemSchema,
   addinTokenSchema,
   changePasswordSchema,
   emailSchema,
@@ -176,10 +177,10 @@ accountApi.post('/outlook-sso/map-user', requireSession, async (c) => {
   return c.json({ message: 'success' });
 });
 
-/** Server-to-server: the add-in backend redeems its token (exempt from the browser CSRF rule). */
+/** The add-in redeems its mapping with its verifier (exempt from the browser CSRF rule). */
 accountApi.post('/outlook-sso/redeem', limitPerAddress('addin-redeem', 60, 60_000), async (c) => {
-  const { token } = await readJson(c, addinTokenSchema);
-  return c.json(await redeemAddinToken(c.var.deps, token));
+  const { verifier } = await readJson(c, addinRedeemSchema);
+  return c.json(await redeemAddinToken(c.var.deps, verifier));
 });
 
 accountApi.get('/tenants/subdomains/:subdomain', limitPerAddress('tenant-lookup', 60, 60_000), async (c) => {

@@ -25,6 +25,7 @@ import {
 } from '../../shared/operator-schemas';
 import { departmentSchema, inviteSchema, pageQuerySchema, userInputSchema, usersQuerySchema, userUpdateSchema } from '../../shared/people-schemas';
 import {
+  addinRedeemSchema,
   addinTokenSchema,
   backupCodeSchema,
   changePasswordSchema,
@@ -111,8 +112,8 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'GET', path: '/setup-twofa-at-login/app', summary: 'Backup codes and authenticator secret of the started setup at sign-in (read-only)', tag: AUTH, access: 'login-challenge', errors: ['no-pending-login', 'no-pending-setup'] }),
   op({ method: 'POST', path: '/setup-twofa-at-login/app', summary: 'Confirm the enforced authenticator setup at sign-in', tag: AUTH, access: 'login-challenge', body: otpSchema, errors: ['invalid-otp', 'no-pending-login'] }),
   op({ method: 'POST', path: '/setup-twofa-at-login/skip', summary: 'Skip the enforced setup when the tenant allows it', tag: AUTH, access: 'login-challenge', errors: ['skip-not-allowed', 'no-pending-login'] }),
-  op({ method: 'POST', path: '/outlook-sso/map-user', summary: 'Bind an Outlook add-in token to the signed-in user', tag: AUTH, access: 'authenticated', body: addinTokenSchema, errors: ['invalid-token', 'token-already-used'] }),
-  op({ method: 'POST', path: '/outlook-sso/redeem', summary: 'The add-in backend redeems its bound token (server to server)', tag: AUTH, access: 'public', body: addinTokenSchema, errors: ['invalid-token', 'too-many-attempts'], csrfExempt: true }),
+  op({ method: 'POST', path: '/outlook-sso/map-user', summary: 'Bind an Outlook add-in token (base64url SHA-256 of its verifier) to the signed-in user, after the person confirmed', tag: AUTH, access: 'authenticated', body: addinTokenSchema, errors: ['invalid-token', 'token-already-used'] }),
+  op({ method: 'POST', path: '/outlook-sso/redeem', summary: 'The add-in redeems its mapping with the verifier behind the token (single use)', tag: AUTH, access: 'public', body: addinRedeemSchema, errors: ['invalid-token', 'too-many-attempts'], csrfExempt: true }),
 
   // Account
   op({ method: 'PATCH', path: '/user/language', summary: 'Change the display language', tag: ACCOUNT, access: 'authenticated', body: languageSchema }),

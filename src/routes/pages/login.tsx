@@ -34,7 +34,7 @@ async function loginPage(c: Ctx) {
 
   let main;
   if (user && source === 'outlook' && token) {
-    main = <Island name="OutlookComplete" component={OutlookComplete} props={{ lang, basePath: base, token, startUrl }} />;
+    main = <Island name="OutlookComplete" component={OutlookComplete} props={{ lang, basePath: base, token, startUrl, email: user.email }} />;
   } else if (user) {
     const memberships = activeOnly(await listMemberships(deps.db, user.id));
     main = (

@@ -52,6 +52,7 @@ export const PW_TEXT = {
     changedSubject: '【Nexta Meishi】パスワードが変更されました',
     forcedWeak: '現在のパスワードは推測されやすいため、より安全なパスワードに変更してください。',
     outlookDone: 'Outlook アドインにログインしました。Outlook に戻ってください。このウィンドウは閉じてかまいません。',
+    outlookContinue: '続ける',
   },
   en: {
     forgotTitle: 'Reset your password | Nexta Meishi',
@@ -102,6 +103,7 @@ export const PW_TEXT = {
     changedSubject: '[Nexta Meishi] Your password was changed',
     forcedWeak: 'Your password is easy to guess. Please change it to a stronger one.',
     outlookDone: 'You are signed in to the Outlook add-in. Please return to Outlook; you can close this window.',
+    outlookContinue: 'Continue',
   },
 } satisfies Record<Lang, unknown>;
 

@@ -40,6 +40,10 @@ for (const { lang, locale } of LANGUAGES) {
       const t = T[lang];
       await signInOnTenantHost(page, TEXT[lang], 'acme', email, DEMO_PASSWORD);
       await expect(page).toHaveURL(`${origin('acme')}/meishi/`);
+      // My account points to the waiting invitations.
+      await gotoHydrated(page, `${origin('acme')}${BASE}/my-account`);
+      await page.getByTestId('invitations-notice').getByRole('link').click();
+      await expect(page).toHaveURL(`${origin('acme')}${BASE}/invitations`);
       await gotoHydrated(page, `${origin('acme')}${BASE}/invitations`);
       await expect(page.getByRole('heading', { level: 1, name: t.heading })).toBeVisible();
       await expect(page.getByTestId('invitation')).toHaveCount(2);

@@ -3,6 +3,7 @@
 // page (island props: no spinner on first paint); the list entry jumps to it.
 import { Hono } from 'hono';
 import { listDevices } from '../../domain/auth/devices';
+import { listInvitations } from '../../domain/users/invitations';
 import ChangePasswordLauncher from '../../islands/ChangePasswordLauncher';
 import LanguageSetting from '../../islands/LanguageSetting';
 import SessionDevices, { type SessionDeviceList } from '../../islands/SessionDevices';
@@ -23,6 +24,7 @@ async function myAccount(c: Ctx) {
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
   const sso = isSsoUser(c);
+  const invitations = (await listInvitations(deps.db, user.id)).length;
   const all = await listDevices(deps, c.var.session!, rememberedDeviceCookie(c));
   // Only what the screen shows goes into the page (the API answer also carries the address).
   const view = ({ id, agent, location, lastActivity }: SessionDeviceList['currentSession']) => ({ id, agent, location, lastActivity });
@@ -44,6 +46,13 @@ async function myAccount(c: Ctx) {
           {t('myAccount.signedInAs', { name: user.name, email: user.email })}
         </p>
         {c.var.hostTenant && <p className="text-slate-700">{t('myAccount.organization', { tenant: c.var.hostTenant.name })}</p>}
+        {invitations > 0 && (
+          <p className="rounded border border-blue-700 bg-blue-50 p-3 text-blue-900" data-testid="invitations-notice">
+            <a className="text-blue-900 underline" href={`${base}/invitations`}>
+              {t('myAccount.invitations', { count: invitations })}
+            </a>
+          </p>
+        )}
         <ul className="m-0 max-w-2xl list-none rounded-lg bg-white p-0 shadow">
           {!sso && (
             <li className={item}>

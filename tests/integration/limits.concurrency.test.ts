@@ -109,6 +109,19 @@ describe('codes at login', () => {
     expect((await mailsTo(h, 'user@acme.test')).length).toBe(before + 1);
   });
 
+  it('parallel SMS resends at login send one SMS (the cooldown is a compare-and-set)', async () => {
+    const { users, twofaSecrets, loginChallenges } = await import('../../src/db/schema');
+    await h.deps.db.update(users).set({ twofaMethod: 'sms' }).where(eq(users.id, 4));
+    await h.deps.db.update(twofaSecrets).set({ method: 'sms', secretCiphertext: null, phoneE164: '+819012345670' }).where(eq(twofaSecrets.userId, 4));
+    const b = h.client(ACME);
+    expect((await b.login('totp@acme.test')).body.message).toBe('enter-otp');
+    h.clock.advance(61_000);
+    const rs = await parallel(10, () => b.post('/accounts/api/otp/resend'));
+    expect(count(rs, 200)).toBe(1);
+    expect(await h.deps.db.select().from(outbox).where(eq(outbox.recipient, '+819012345670'))).toHaveLength(2);
+    expect(await h.deps.db.select().from(loginChallenges)).toHaveLength(1);
+  });
+
   it('pending logins (and their mails) per account per hour are capped', async () => {
     const first = h.client(ACME);
     expect((await first.login('user@acme.test')).body.message).toBe('success');

@@ -39,6 +39,37 @@ describe('reserve-first limits on D1', () => {
   });
 });
 
+describe('more reserve-first limits on D1', () => {
+  it('forgot password: at most 3 of N parallel requests for one address are processed', async () => {
+    const rs = await parallel(N, () => new Browser(port).on('acme.localhost').post('/accounts/api/password/email', { email: 'gone@acme.test' }, { headers: { 'cf-connecting-ip': '192.0.2.61' } }));
+    expect(rs.filter((r) => r.status !== 429).length).toBeLessThanOrEqual(3);
+  });
+
+  it('the per-address limiter: at most 30 of 40 parallel reset-token checks run', async () => {
+    const b = new Browser(port).on('acme.localhost');
+    const rs = await parallel(40, () => b.post('/accounts/api/password/verify-reset-token', { email: 'gone@acme.test', token: 'A'.repeat(43) }, { headers: { 'cf-connecting-ip': '192.0.2.62' } }));
+    expect(count(rs, 422)).toBeLessThanOrEqual(30);
+    expect(count(rs, 429)).toBeGreaterThanOrEqual(10);
+  });
+
+  it('operator token failures: at most 20 of N parallel bad tokens are looked up', async () => {
+    const rs = await parallel(N + 5, () =>
+      new Browser(port).on('localhost').get('/accounts/api/operator/tenants', { raw: true, headers: { authorization: 'Bearer not-a-token', 'cf-connecting-ip': '192.0.2.63' } }),
+    );
+    expect(count(rs, 401)).toBeLessThanOrEqual(20);
+    expect(count(rs, 429)).toBeGreaterThanOrEqual(5);
+  });
+
+  it('password re-entry and change password: at most 5 of N parallel wrong passwords are checked', async () => {
+    const b = new Browser(port).on('initech.localhost');
+    expect((await b.login('admin@initech.test')).body.message).toBe('success');
+    const verify = await parallel(N, () => b.post('/accounts/api/password/verify', { password: 'wrong-password' }));
+    expect(count(verify, 422)).toBeLessThanOrEqual(5);
+    const change = await parallel(N, () => b.request('PATCH', '/accounts/api/password', { json: { current_password: 'wrong', new_password: 'Quiet-Harbor-Lantern-88', new_password_confirmation: 'Quiet-Harbor-Lantern-88' } }));
+    expect(count(change, 422)).toBeLessThanOrEqual(5);
+  });
+});
+
 describe('one-time codes in workerd', () => {
   it('the new-device emailed code is stored under a derived key (HKDF in workerd) and accepted once', async () => {
     const mailDir = inject('mailDir');

@@ -1,7 +1,7 @@
 // The second factor at login (spec 01 "One-time code and backup code", "Two-factor setup at
 // login"): one-time codes, backup codes, remembered devices and tenant enforcement.
 // Failures are counted per account across login attempts (a new login does not reset them).
-import { and, eq, gt, isNull, or, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, lt, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
 import { backupCodes, loginChallenges, rememberedDevices, twofaSecrets, users, type Tenant, type User } from '../../db/schema';
@@ -93,10 +93,16 @@ async function sendChallengeSms(deps: Deps, user: User, c: Challenge): Promise<v
     user,
     secret.phoneE164,
     c.tenantId,
-    async (hash, expiresAt) => {
-      // A new code replaces the old one; the failure count (per account) is untouched.
-      await deps.db.update(loginChallenges).set({ codeHash: hash, codeExpiresAt: expiresAt, codeSentAt: deps.clock.now() }).where(eq(loginChallenges.id, c.id));
+    async (hash, expiresAt, sentBefore) => {
+      // A new code replaces the old one (once a minute: compare-and-set); guesses stay counted.
+      const done = await deps.db
+        .update(loginChallenges)
+        .set({ codeHash: hash, codeExpiresAt: expiresAt, codeSentAt: deps.clock.now() })
+        .where(and(eq(loginChallenges.id, c.id), or(isNull(loginChallenges.codeSentAt), lte(loginChallenges.codeSentAt, sentBefore))))
+        .returning({ id: loginChallenges.id });
+      return done.length === 1;
     },
+    c.codeSentAt,
   );
 }
 

@@ -1,14 +1,14 @@
 // Setting up and turning off two-factor authentication (spec 01 "Two-factor setup"), in the
 // account (behind a fresh password check) and during a forced setup at login. A setup is a
 // pending row; nothing changes for the user until a code from the new factor is confirmed.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Deps } from '../../deps';
 import { backupCodes, rememberedDevices, sessions, twofaPending, twofaSecrets, users, type Session, type User } from '../../db/schema';
 import { getT, type T } from '../../shared/i18n';
 import { AppError, ValidationError } from '../errors';
 import { auditInsert } from '../audit/log';
-import { clear, reserve } from '../security/limiter';
+import { clear, refund, reserve } from '../security/limiter';
 import { decryptSecret, encryptSecret } from '../security/secrets';
 import { codeMac, codeMacMatches } from '../security/keys';
 import { sha256Hex } from '../security/tokens';
@@ -117,22 +117,31 @@ export function mobileE164(contact: string): string | null {
 }
 
 /**
- * Sends an SMS code (10 minutes). Limits, reserved before sending: one a minute per user and
- * number; 5 an hour per user, per number and 100 an hour per tenant (toll fraud). Answers the
- * seconds to wait when limited.
+ * Stores a new code where it belongs if the last one was sent at least a minute ago (or never):
+ * a compare-and-set, so parallel requests send one SMS. False: still cooling down.
  */
-export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantId: number | null, store: (hash: string, expiresAt: number) => Promise<void>): Promise<void> {
+export type SmsClaim = (hash: string, expiresAt: number, sentBefore: number) => Promise<boolean>;
+
+/**
+ * Sends an SMS code (10 minutes). Limits, reserved before sending: 5 an hour per user, per number
+ * and 100 an hour per tenant (toll fraud); then one a minute by compare-and-set on the row that
+ * holds the code. Answers the seconds to wait when limited.
+ */
+export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantId: number | null, claim: SmsClaim, lastSentAt: number | null): Promise<void> {
   const { db, clock } = deps;
   const now = clock.now();
   const limits = [
-    { key: `sms:cooldown:${user.id}:${sha256Hex(phone)}`, max: 1, windowMs: SMS_RESEND_COOLDOWN_S * 1000 },
     { key: `sms:user:${user.id}`, max: 5, windowMs: 3_600_000 },
     { key: `sms:number:${sha256Hex(phone)}`, max: 5, windowMs: 3_600_000 },
     { key: `sms:tenant:${tenantId ?? 'none'}`, max: 100, windowMs: 3_600_000 },
   ];
   await reserve(db, limits, now, 'Too Many Attempts.');
   const code = newSmsCode();
-  await store(codeMac(deps.config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, code), now + SMS_CODE_TTL_MS);
+  const cooldownMs = SMS_RESEND_COOLDOWN_S * 1000;
+  if (!(await claim(codeMac(deps.config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, code), now + SMS_CODE_TTL_MS, now - cooldownMs))) {
+    await refund(db, limits, now);
+    throw new AppError('Too Many Attempts.', 429, { duration: Math.max(1, Math.ceil(((lastSentAt ?? now) + cooldownMs - now) / 1000)) });
+  }
   const t = getT(user.language);
   await deps.sms.send({ to: phone, body: t('sms.code', { code, product: t('product.name'), minutes: SMS_CODE_TTL_MS / 60_000 }), tenantId });
 }
@@ -141,16 +150,36 @@ export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantI
 export async function setupSms(deps: Deps, t: T, user: User, contact: string, tenantId: number | null): Promise<void> {
   const phone = mobileE164(contact);
   if (!phone) throw new ValidationError({ contact: [t('validation.invalidMobile')] });
-  await sendSmsCode(deps, user, phone, tenantId, (hash, expiresAt) =>
-    savePending(deps, user.id, { method: 'sms', phoneE164: phone, smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }));
+  // The row exists first, so the cooldown can be one compare-and-set on it; another number may
+  // be sent to at once (the hourly limits still hold).
+  const before = await loadPending(deps, user.id);
+  if (!before) await savePending(deps, user.id, { method: 'sms' });
+  await sendSmsCode(deps, user, phone, tenantId, (hash, expiresAt, sentBefore) =>
+    claimPendingSms(deps, user.id, { method: 'sms', phoneE164: phone, smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }, sentBefore, phone),
+    before?.phoneE164 === phone ? before.smsSentAt : null);
+}
+
+async function claimPendingSms(deps: Deps, userId: number, set: Partial<typeof twofaPending.$inferInsert>, sentBefore: number, phone: string | null): Promise<boolean> {
+  const done = await deps.db
+    .update(twofaPending)
+    .set(set)
+    .where(
+      and(
+        eq(twofaPending.userId, userId),
+        or(isNull(twofaPending.smsSentAt), lte(twofaPending.smsSentAt, sentBefore), phone === null ? undefined : ne(twofaPending.phoneE164, phone), phone === null ? undefined : isNull(twofaPending.phoneE164)),
+      ),
+    )
+    .returning({ userId: twofaPending.userId });
+  return done.length === 1;
 }
 
 /** POST twofa/sms/otp/resend: a new code to the number of this setup. */
 export async function resendSetupSms(deps: Deps, user: User, tenantId: number | null): Promise<void> {
   const pending = await loadPending(deps, user.id);
   if (pending?.method !== 'sms' || !pending.phoneE164) throw new AppError('no-pending-setup', 409);
-  await sendSmsCode(deps, user, pending.phoneE164, tenantId, (hash, expiresAt) =>
-    savePending(deps, user.id, { smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }));
+  await sendSmsCode(deps, user, pending.phoneE164, tenantId, (hash, expiresAt, sentBefore) =>
+    claimPendingSms(deps, user.id, { smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }, sentBefore, null),
+    pending.smsSentAt);
 }
 
 /**

@@ -30,7 +30,7 @@ export default function Invitations(p: InvitationsProps) {
         {notice && (
           <p
             role={notice.kind === 'error' ? 'alert' : 'status'}
-            className={`mt-0 rounded border p-3 ${notice.kind === 'error' ? 'border-red-700 bg-red-50 text-red-900' : 'border-green-700 bg-green-50 text-green-900'}`}
+            className={`mb-4 mt-0 max-w-2xl rounded border p-3 ${notice.kind === 'error' ? 'border-red-700 bg-red-50 text-red-900' : 'border-green-700 bg-green-50 text-green-900'}`}
             data-testid="invitations-notice"
           >
             {notice.text}{' '}

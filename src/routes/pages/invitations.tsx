@@ -18,7 +18,7 @@ invitationPages.get('/invitations', async (c) => {
     titleKey: 'titles.invitations',
     body: (
       <Frame data={data}>
-        <h1 className="mt-0 text-2xl font-semibold">{t('invitations.heading')}</h1>
+        <h1 className="mb-2 mt-0 text-2xl font-semibold">{t('invitations.heading')}</h1>
         <p className="mb-6 mt-0 max-w-3xl text-slate-800">{t('invitations.intro')}</p>
         <Island
           name="Invitations"

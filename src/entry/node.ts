@@ -5,7 +5,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadArgon2Node } from '../adapters/argon2-node';
+import { loadArgon2Native } from '../adapters/argon2-native';
 import { migrateLibsql, openLibsql } from '../adapters/db-libsql';
 import { outboxMailer } from '../adapters/mail-outbox';
 import { smsSender } from '../adapters/sms';
@@ -29,7 +29,7 @@ export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env): Promi
   const { db, client } = openLibsql(url, env.LIBSQL_AUTH_TOKEN);
   await migrateLibsql(db, `${root}migrations`);
   const clock = { now: () => Date.now() };
-  const passwords = createPasswordHasher(loadArgon2Node);
+  const passwords = createPasswordHasher(loadArgon2Native);
   if (config.DEV_MODE && (await isEmpty(db))) {
     await seedDemo(db, passwords, clock.now(), config.DATA_ENCRYPTION_KEY);
     console.log('Loaded the demo data (DESIGN.md section 7).');

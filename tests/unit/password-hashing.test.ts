@@ -1,5 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
+import { loadArgon2Native } from '../../src/adapters/argon2-native';
 import { loadArgon2Node } from '../../src/adapters/argon2-node';
 import { createPasswordHasher } from '../../src/domain/auth/passwords';
 
@@ -27,5 +28,16 @@ describe('password hashing', () => {
     const weak = '$argon2id$v=19$m=4096,t=1,p=1$' + 'c2FsdHNhbHRzYWx0c2FsdA' + '$' + 'A'.repeat(43);
     expect((await hasher.verify('x', weak)).ok).toBe(false);
     expect(await hasher.verify('x', 'plaintext')).toEqual({ ok: false, needsRehash: false });
+  });
+
+  it('the native hasher (Node) and the WebAssembly one (Workers) make and verify the same hashes', async () => {
+    const native = createPasswordHasher(loadArgon2Native);
+    const fromNative = await native.hash('Portal-Demo-2026!');
+    const fromWasm = await hasher.hash('Portal-Demo-2026!');
+    expect(await hasher.verify('Portal-Demo-2026!', fromNative)).toEqual({ ok: true, needsRehash: false });
+    expect(await native.verify('Portal-Demo-2026!', fromWasm)).toEqual({ ok: true, needsRehash: false });
+    expect((await native.verify('Portal-Demo-2026?', fromWasm)).ok).toBe(false);
+    // NFKC: a full-width password typed on a Japanese keyboard verifies as its half-width form.
+    expect((await native.verify('Ｐｏｒｔａｌ-Demo-2026!', fromWasm)).ok).toBe(true);
   });
 });

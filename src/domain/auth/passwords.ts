@@ -6,7 +6,10 @@ import bcrypt from 'bcryptjs';
 import { randomBytes } from 'node:crypto';
 import { safeEqualBytes } from '../security/tokens';
 
-/** Raw argon2id: the runtime adapter loads the WebAssembly that computes it. */
+/**
+ * Raw argon2id (version 0x13): the runtime adapter provides it (WebAssembly on Workers, a native
+ * module on the thread pool on Node). The PHC strings are made here, so hashes verify anywhere.
+ */
 export type Argon2idFn = (p: {
   password: Uint8Array;
   salt: Uint8Array;
@@ -14,7 +17,7 @@ export type Argon2idFn = (p: {
   passes: number;
   memorySize: number;
   tagLength: number;
-}) => Uint8Array;
+}) => Uint8Array | Promise<Uint8Array>;
 
 export const ARGON2_PARAMS = { memorySize: 19456, passes: 2, parallelism: 1, tagLength: 32 } as const;
 
@@ -35,7 +38,7 @@ export function createPasswordHasher(loadArgon2: () => Promise<Argon2idFn>): Pas
   return {
     async hash(password) {
       const salt = new Uint8Array(randomBytes(16));
-      const out = (await get())({ password: utf8(password), salt, ...ARGON2_PARAMS });
+      const out = await (await get())({ password: utf8(password), salt, ...ARGON2_PARAMS });
       const p = ARGON2_PARAMS;
       return `$argon2id$v=19$m=${p.memorySize},t=${p.passes},p=${p.parallelism}$${b64(salt)}$${b64(out)}`;
     },
@@ -48,7 +51,7 @@ export function createPasswordHasher(loadArgon2: () => Promise<Argon2idFn>): Pas
       if (!m) return { ok: false, needsRehash: false };
       const [memorySize, passes, parallelism] = [Number(m[1]), Number(m[2]), Number(m[3])];
       const expected = unb64(m[5]!);
-      const actual = (await get())({
+      const actual = await (await get())({
         password: utf8(password),
         salt: unb64(m[4]!),
         memorySize,

@@ -57,6 +57,11 @@ export const configSchema = z.object({
   USER_DELETE_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1500),
   /** Invitation mails sent per drain of the mail queue (one drain a minute on Workers, every 10 s on Node). */
   MAIL_QUEUE_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
+  // CSV import jobs (decision 0030): the size of the stored pieces a job step reads (a piece is cut
+  // after a newline byte, at most twice this), and the largest file answered within its request
+  // (larger ones answer 202 and run as a job the island follows).
+  IMPORT_CHUNK_BYTES: z.coerce.number().int().min(1024).max(512 * 1024).default(64 * 1024),
+  IMPORT_INLINE_BYTES: z.coerce.number().int().min(0).max(50 * 1024 * 1024).default(1024 * 1024),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -64,6 +64,21 @@ export interface AppUsageReporter {
   userRemoved(ref: AppUserRef, apps: ('meishi' | 'scheduler')[]): Promise<void>;
 }
 
+/** Work that continues a background job in a fresh invocation (decision 0030). */
+export interface JobMessage {
+  kind: 'import';
+  jobId: number;
+}
+
+/**
+ * A queue whose consumer runs background jobs step by step (Cloudflare Queues on Workers, where
+ * one invocation's CPU and wall time cannot finish a 50 MB import). Without it, jobs run in the
+ * process (Node) or in the request's waitUntil, and the people sweep resumes them.
+ */
+export interface JobQueue {
+  send(message: JobMessage, opts?: { delaySeconds?: number }): Promise<void>;
+}
+
 export interface Deps {
   db: Db;
   config: Config;
@@ -74,4 +89,6 @@ export interface Deps {
   runtime: RuntimePort;
   /** Optional so older compositions keep working; without it counts answer app-usage-unavailable. */
   appUsage?: AppUsageReporter;
+  /** Optional: without it, background jobs run in place (see JobQueue). */
+  jobs?: JobQueue;
 }

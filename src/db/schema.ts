@@ -559,6 +559,108 @@ export const importLogs = sqliteTable(
   (t) => [index('import_logs_tenant_idx').on(t.tenantId, t.startTime)],
 );
 
+/**
+ * A CSV import as a durable job (decision 0030): the upload is streamed into `import_chunks`
+ * (pieces cut after a newline byte), then processed a chunk per step into `import_rows`, and only
+ * when every row is valid switched into the real tables in one batch. The job belongs to its
+ * tenant and to the member who started it; `locked_until` is the lease of whoever runs a step.
+ */
+export const importJobs = sqliteTable(
+  'import_jobs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    importLogId: integer('import_log_id').references(() => importLogs.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['add', 'update'] }).notNull(),
+    filename: text('filename').notNull(),
+    /** The starter's language: unexpected_format answers the sample's header in it. */
+    lang: text('lang', { enum: ['ja', 'en'] }).notNull(),
+    status: text('status', { enum: ['uploading', 'queued', 'processing', 'switching', 'success', 'failed'] }).notNull(),
+    /** Decided when the upload ends: utf-8 when every byte is valid UTF-8, else shift_jis. */
+    encoding: text('encoding', { enum: ['utf-8', 'shift_jis'] }),
+    bytes: integer('bytes').notNull().default(0),
+    chunks: integer('chunks').notNull().default(0),
+    /** Lines of the file after the header (counted from the newline bytes while uploading). */
+    totalRows: integer('total_rows').notNull().default(0),
+    /** Records read so far (header excluded). */
+    processedRows: integer('processed_rows').notNull().default(0),
+    /** Cursor: the next chunk to read and the text of a record cut by the previous chunk's end. */
+    nextChunk: integer('next_chunk').notNull().default(0),
+    carry: text('carry').notNull().default(''),
+    /** The line ending papaparse guessed from the first chunk. */
+    newline: text('newline'),
+    /** Whether the header row has been read (and matched). */
+    headerSeen: integer('header_seen', { mode: 'boolean' }).notNull().default(false),
+    /** Records read so far, header included and blank lines not: the next record's line is this + 1. */
+    records: integer('records').notNull().default(0),
+    /** Row errors found so far (at most 100, in file order). */
+    rowErrors: text('row_errors', { mode: 'json' }).$type<{ row: number; column: string | null; error: string }[]>().notNull().default(sql`'[]'`),
+    /** The final answer when it failed: the API envelope's code word, status and details. */
+    errorCode: text('error_code'),
+    errorStatus: integer('error_status'),
+    errorDetails: text('error_details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    importedRows: integer('imported_rows'),
+    actorIp: text('actor_ip'),
+    actorUserAgent: text('actor_user_agent'),
+    /** Field delimiter papaparse guessed from the first chunk. */
+    delimiter: text('delimiter'),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: integer('locked_until'),
+    /** Random per claim: a step's batch fails when another runner has taken the job over. */
+    leaseToken: text('lease_token'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+    /** Set once the chunks and staged rows of a finished job are gone. */
+    cleanedAt: integer('cleaned_at'),
+  },
+  (t) => [index('import_jobs_tenant_idx').on(t.tenantId, t.status), index('import_jobs_status_idx').on(t.status, t.lockedUntil)],
+);
+
+/** The uploaded bytes of an import job, base64, each piece ending after a newline byte (0x0A). */
+export const importChunks = sqliteTable(
+  'import_chunks',
+  {
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => importJobs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: text('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.seq] })],
+);
+
+/**
+ * Staged rows of an import job, keyed by their line (record number, header = 1). Rows with a
+ * problem are staged too (valid = 0) so a later duplicate of their address is still found.
+ */
+export const importRows = sqliteTable(
+  'import_rows',
+  {
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => importJobs.id, { onDelete: 'cascade' }),
+    line: integer('line').notNull(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    departmentId: integer('department_id'),
+    /** JSON array of additional department ids. */
+    extra: text('extra').notNull().default('[]'),
+    meishi: integer('meishi').notNull(),
+    scheduler: integer('scheduler').notNull(),
+    isAdmin: integer('is_admin').notNull(),
+    valid: integer('valid').notNull(),
+    /** Update imports: the member the row matched while validating (checked again at the switch). */
+    userId: integer('user_id'),
+    tenantUserId: integer('tenant_user_id'),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.line] }), uniqueIndex('import_rows_job_email_uq').on(t.jobId, t.email)],
+);
+
 /** Audit log of admin and sign-in events. */
 export const activityLogs = sqliteTable(
   'activity_logs',

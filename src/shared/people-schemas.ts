@@ -43,6 +43,10 @@
 //  GET    /admin/users/import                                   A|M  -> text/csv users-import-sample.csv (headers in the caller's language)
 //  POST   /admin/users/import          multipart csvFile        A|M  -> {message:'success', count}
 //  POST   /admin/users/import/update   multipart csvFile        A|M  -> {message:'success', count}
+//           A file over IMPORT_INLINE_BYTES (1 MiB) is stored as it streams in and runs as a job:
+//           202 ImportAccepted {message:'processing', jobId, ...ImportJobProgress} (decision 0030).
+//  GET    /admin/users/import/{jobId}                           A|M  -> ImportJobProgress (only the member who
+//           started it, on its tenant; 404 otherwise). Once failed, `error` is the answer below.
 //           errors (both) 413 file-too-large (50 MB) | 422 'The given data was invalid.' {errors:{csvFile:[CSV_TYPE_ERROR]}}
 //                  (missing file / not csv or txt) | 422 incorrect-encoding | 422 unexpected_format
 //                  {expected_format, given_format} | 422 no_data | 422 quota_finished {app}
@@ -249,6 +253,34 @@ export interface ImportLog {
   status: 'processing' | 'success' | 'failed';
   number_of_users_updated: number;
 }
+
+/**
+ * GET /admin/users/import/{jobId}: a large import's progress (decision 0030). `total_rows` is the
+ * file's line count after the header (exact unless cells hold line breaks); `error` is, once
+ * failed, the same answer the import call gives for the file (`status` is its HTTP status).
+ */
+export interface ImportJobProgress {
+  id: number;
+  kind: 'add' | 'update';
+  filename: string;
+  status: 'uploading' | 'queued' | 'processing' | 'switching' | 'success' | 'failed';
+  processed_rows: number;
+  total_rows: number;
+  /** Users added or updated, once succeeded. */
+  count: number | null;
+  error: ({ status: number; message: string } & Record<string, unknown>) | null;
+}
+
+/** The 202 answer of the import calls for a file that runs as a job. */
+export interface ImportAccepted extends ImportJobProgress {
+  message: 'processing';
+  jobId: number;
+}
+
+/** The job id in GET /admin/users/import/{jobId}. */
+export const importJobParamSchema = z.object({
+  jobId: z.pipe(z.string().check(z.regex(/^[1-9][0-9]{0,15}$/)), z.transform(Number)),
+});
 
 export interface ImportFormatError {
   message: 'unexpected_format';

@@ -1,14 +1,18 @@
 // CSV import of users (spec 02 section 7): multipart upload with its own 50 MB limit (the JSON API
-// limit of src/app.ts does not apply to these two paths), the sample file and the import log.
+// limit of src/app.ts does not apply to these two paths), the sample file, the import log, and
+// the progress of an import that runs as a job (decision 0030). The upload is read as a stream
+// (multipart.ts) and stored piece by piece; a small file is then imported within the request and
+// answered as before, a large one answers 202 with the job to follow.
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { AppError, ValidationError } from '../../domain/errors';
 import { drainMailQueue } from '../../domain/people/mail-queue';
-import { importUsers, listImportLogs, logFailedImport, sampleCsv, type ImportKind } from '../../domain/people/import';
-import { CSV_TYPE_ERROR, IMPORT_MAX_BYTES, IMPORT_SAMPLE_FILENAME } from '../../shared/people-schemas';
+import { listImportLogs, sampleCsv } from '../../domain/people/import';
+import { continueImportJob, getImportJob, progressOf, receiveUpload, runInline, type ImportKind } from '../../domain/people/import-jobs';
+import { CSV_TYPE_ERROR, IMPORT_MAX_BYTES, IMPORT_SAMPLE_FILENAME, importJobParamSchema, type ImportAccepted } from '../../shared/people-schemas';
 import type { AppEnv, AuthedEnv } from '../env';
 import { requireAccess } from '../middleware/guards';
 import { inBackground, peopleActor } from './admin-people';
+import { MalformedMultipart, openMultipartFile } from './multipart';
 
 export const adminImportApi = new Hono<AppEnv>();
 
@@ -16,48 +20,58 @@ export const adminImportApi = new Hono<AppEnv>();
 export const UPLOAD_PATHS = ['/admin/users/import', '/admin/users/import/update'];
 
 const people = requireAccess('admin-or-manager');
-// The file plus the multipart envelope (boundaries, part headers).
-const uploadLimit = bodyLimit({ maxSize: IMPORT_MAX_BYTES + 64 * 1024, onError: (c) => c.json({ message: 'file-too-large' }, 413) });
+/** The file plus the multipart envelope (boundaries, part headers). */
+const BODY_LIMIT = IMPORT_MAX_BYTES + 64 * 1024;
 
 const CSV_TYPES = new Set(['text/csv', 'text/plain', 'application/csv', 'text/x-csv', 'application/vnd.ms-excel', 'application/octet-stream', '']);
-
-async function readCsvFile(c: Context): Promise<{ name: string; bytes: Uint8Array }> {
-  let form: Record<string, unknown>;
-  try {
-    form = await c.req.parseBody();
-  } catch {
-    throw new ValidationError({ csvFile: ['The csv file field is required.'] });
-  }
-  const file = form.csvFile;
-  if (!(file instanceof File)) throw new ValidationError({ csvFile: ['The csv file field is required.'] });
-  const ext = /\.([A-Za-z0-9]+)$/.exec(file.name)?.[1]?.toLowerCase();
-  if ((ext !== 'csv' && ext !== 'txt') || !CSV_TYPES.has(file.type.split(';')[0]!.trim().toLowerCase())) {
-    throw new ValidationError({ csvFile: [CSV_TYPE_ERROR] });
-  }
-  if (file.size > IMPORT_MAX_BYTES) throw new AppError('file-too-large', 413);
-  return { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
-}
+const required = () => new ValidationError({ csvFile: ['The csv file field is required.'] });
 
 async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
   const { deps } = c.var;
   const tenant = c.var.hostTenant!;
-  const actor = peopleActor(c);
-  const file = await readCsvFile(c);
-  let count: number;
+  const declared = Number(c.req.header('content-length'));
+  if (declared > BODY_LIMIT) return c.json({ message: 'file-too-large' }, 413);
+  const body = c.req.raw.body;
+  if (!body) throw required();
+  let file;
   try {
-    count = await importUsers(deps, tenant, kind, file, c.var.lang, actor);
+    file = await openMultipartFile(body, c.req.header('content-type') ?? '', 'csvFile', BODY_LIMIT);
   } catch (e) {
-    // Refused files appear in the import log too (applied ones are logged by the import itself).
-    if (e instanceof AppError && e.code !== 'quota_finished') await logFailedImport(deps, tenant, kind, file.name, actor, e.code);
+    if (e instanceof MalformedMultipart) throw required();
     throw e;
   }
-  // Invitations leave through the throttled queue; the first batch right after the response.
-  if (kind === 'add') inBackground(c, drainMailQueue(deps));
-  return c.json({ message: 'success', count });
+  if (!file) throw required();
+  const ext = /\.([A-Za-z0-9]+)$/.exec(file.name)?.[1]?.toLowerCase();
+  if ((ext !== 'csv' && ext !== 'txt') || !CSV_TYPES.has(file.type.split(';')[0]!.trim().toLowerCase())) {
+    void body.cancel().catch(() => undefined);
+    throw new ValidationError({ csvFile: [CSV_TYPE_ERROR] });
+  }
+  let job;
+  try {
+    job = await receiveUpload(deps, tenant, kind, file, c.var.lang, peopleActor(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES });
+  } catch (e) {
+    if (e instanceof MalformedMultipart) throw new AppError('upload-failed', 400);
+    throw e;
+  }
+  if (job.bytes <= deps.config.IMPORT_INLINE_BYTES) {
+    const done = await runInline(deps, job.id);
+    if (done.status === 'success') {
+      // Invitations leave through the throttled queue; the first batch right after the response.
+      if (kind === 'add') inBackground(c, drainMailQueue(deps));
+      return c.json({ message: 'success', count: done.importedRows ?? 0 });
+    }
+    if (done.status === 'failed') throw new AppError(done.errorCode ?? 'server-error', (done.errorStatus ?? 500) as AppError['status'], done.errorDetails ?? {});
+    // Still running (a failed step waits for its retry): followed like a large file.
+  }
+  continueImportJob(deps, job.id, (work) => inBackground(c, work));
+  const progress = progressOf(job);
+  const answer: ImportAccepted = { message: 'processing', jobId: job.id, ...progress };
+  c.header('Location', `${deps.config.BASE_PATH}/api/admin/users/import/${job.id}`);
+  return c.json(answer, 202);
 }
 
-adminImportApi.post('/admin/users/import', people, uploadLimit, (c) => upload(c, 'add'));
-adminImportApi.post('/admin/users/import/update', people, uploadLimit, (c) => upload(c, 'update'));
+adminImportApi.post('/admin/users/import', people, (c) => upload(c, 'add'));
+adminImportApi.post('/admin/users/import/update', people, (c) => upload(c, 'update'));
 
 adminImportApi.get('/admin/users/import', people, (c) => {
   // A BOM so spreadsheet programs open the UTF-8 sample with the right characters.
@@ -69,3 +83,11 @@ adminImportApi.get('/admin/users/import', people, (c) => {
 });
 
 adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await listImportLogs(c.var.deps, c.var.hostTenant!.id)));
+
+// The progress of a job: the member who started it, on its tenant's host; anyone else 404.
+adminImportApi.get('/admin/users/import/:jobId{[0-9]+}', people, async (c) => {
+  const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
+  if (!parsed.success) throw new AppError('not-found', 404);
+  const progress = await getImportJob(c.var.deps, c.var.hostTenant!.id, c.var.user.id, parsed.data.jobId);
+  return c.json(progress, 200, { 'Cache-Control': 'no-store' });
+});

@@ -83,7 +83,7 @@ const PUBLIC = 'Public';
 const OPERATOR = 'Operator';
 const PEOPLE = 'People administration';
 
-const IMPORT_ERRORS = ['file-too-large', 'incorrect-encoding', 'unexpected_format', 'no_data', 'quota_finished', 'invalid-csv'];
+const IMPORT_ERRORS = ['file-too-large', 'incorrect-encoding', 'unexpected_format', 'no_data', 'quota_finished', 'invalid-csv', 'upload-failed'];
 
 export const API_CATALOG: ApiOperation[] = [
   // Public
@@ -178,9 +178,10 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'PATCH', path: '/admin/departments/:id', summary: 'Rename a department', tag: PEOPLE, access: 'admin-or-manager', body: departmentSchema, errors: ['not-found'] }),
   op({ method: 'DELETE', path: '/admin/departments/:id', summary: 'Delete a department without users', tag: PEOPLE, access: 'admin-or-manager', errors: ['cannot-delete-department-with-users', 'not-found'] }),
   op({ method: 'GET', path: '/admin/users/import', summary: 'The CSV import sample (users-import-sample.csv)', tag: PEOPLE, access: 'admin-or-manager' }),
-  op({ method: 'POST', path: '/admin/users/import', summary: 'Add users from a CSV file (multipart csvFile, UTF-8 or Shift_JIS, up to 50 MB; all rows or none)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),
+  op({ method: 'POST', path: '/admin/users/import', summary: 'Add users from a CSV file (multipart csvFile, UTF-8 or Shift_JIS, up to 50 MB; all rows or none). Files up to 1 MiB are answered when done; larger ones 202 {message: processing, jobId} (decision 0030)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),
   op({ method: 'POST', path: '/admin/users/import/update', summary: 'Edit users from a CSV file (multipart csvFile; all rows or none)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),
   op({ method: 'GET', path: '/admin/users/import/update/logs', summary: "The tenant's import log", tag: PEOPLE, access: 'admin-or-manager' }),
+  op({ method: 'GET', path: '/admin/users/import/:jobId{[0-9]+}', summary: 'Progress of an import that runs as a job (a file over 1 MiB answers 202 with its id): state, rows read of the file\'s rows, and once finished the count or the error answer; only the member who started it', tag: PEOPLE, access: 'admin-or-manager', errors: ['not-found'] }),
   op({ method: 'GET', path: '/admin/activity-logs/export-csv', summary: 'The audit log as CSV (streamed, UTF-8 with BOM)', tag: ADMIN, access: 'admin' }),
   op({ method: 'GET', path: '/admin/saml', summary: "SSO settings: the portal's SP values and the IdP's stored settings", tag: ADMIN, access: 'admin', errors: ['feature-not-subscribed'] }),
   op({ method: 'POST', path: '/admin/saml', summary: "Store the IdP's entity id, sign-on and sign-out URLs and certificate", tag: ADMIN, access: 'admin', body: samlSettingSchema, errors: ['feature-not-subscribed'] }),

@@ -11,11 +11,14 @@ import { readConfig } from '../config';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/auth/passwords';
 import { runScheduledJobs } from '../domain/operations/schedule';
+import { handleJobMessage } from '../domain/people/import-jobs';
 import { runPeopleSweep } from '../domain/people/sweep';
 import { appUsageReporter } from '../adapters/app-usage';
 
 interface Env {
   DB: Parameters<typeof openD1>[0];
+  /** Optional Queue binding whose consumer runs import jobs (decision 0030). */
+  IMPORT_QUEUE?: { send(body: unknown, opts?: { delaySeconds?: number }): Promise<void> };
   [key: string]: unknown;
 }
 
@@ -32,7 +35,9 @@ function appFor(env: Env): { app: App; deps: Deps } {
   const db = openD1(env.DB);
   const clock = { now: () => Date.now() };
   const mailer = config.SMTP_URL ? smtpMailerWorker(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
-  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime, appUsage: appUsageReporter(config) };
+  const queue = env.IMPORT_QUEUE;
+  const jobs = queue ? { send: (message: unknown, opts?: { delaySeconds?: number }) => queue.send(message, opts) } : undefined;
+  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime, appUsage: appUsageReporter(config), jobs };
   cached = { db: env.DB, app: createApp(deps), deps };
   return cached;
 }
@@ -47,5 +52,19 @@ export default {
   scheduled(controller: { cron: string }, env: Env, ctx: { waitUntil(p: Promise<unknown>): void }) {
     const { deps } = appFor(env);
     ctx.waitUntil(controller.cron === PEOPLE_SWEEP_CRON ? runPeopleSweep(deps) : runScheduledJobs(deps));
+  },
+  // The import-jobs queue (wrangler.toml [[queues.consumers]]): each message runs a job for a
+  // while, then sends the next message for the rest; a message that fails is retried by Queues.
+  async queue(batch: { messages: { body: unknown; ack(): void; retry(): void }[] }, env: Env) {
+    const { deps } = appFor(env);
+    for (const message of batch.messages) {
+      try {
+        await handleJobMessage(deps, message.body);
+        message.ack();
+      } catch (e) {
+        console.error(JSON.stringify({ level: 'error', msg: 'job message failed', error: String(e) }));
+        message.retry();
+      }
+    }
   },
 };

@@ -3,8 +3,12 @@
 // progress percentage, every error message of section 8, and the dialog comparing the expected
 // and the given header columns. Used by the add dialog's CSV tab (POST admin/users/import) and by
 // the edit-by-import dialog (POST admin/users/import/update). Not an island itself.
-import { useId, useRef, useState, type DragEvent } from 'react';
+// A file over 1 MiB runs as an import job (decision 0030): the upload answers 202 and the job's
+// progress (GET admin/users/import/{jobId}) shows as rows read of the file's rows, then its outcome.
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { api } from '../shared/api';
 import type { T } from '../shared/i18n';
+import type { ImportJobProgress } from '../shared/people-schemas';
 import { checkCsvFile, compareHeaders, SAMPLE_CSV_NAME } from '../shared/people-ui';
 import { BTN_PRIMARY, BTN_SECONDARY, InlineNotice } from './admin-parts';
 import Dialog from './Dialog';
@@ -18,6 +22,42 @@ export interface HeaderMismatch {
 }
 
 type Outcome = { kind: 'error' | 'success'; text: string; rows?: string[] } | null;
+
+/** How often a running job's progress is read. */
+const POLL_MS = 700;
+
+/** A running job's progress: a progress bar of rows read, or the switch that applies them. */
+function JobProgress({ t, job }: { t: T; job: ImportJobProgress }) {
+  const total = Math.max(job.total_rows, job.processed_rows);
+  const applying = job.status === 'switching' || job.status === 'success';
+  const waiting = job.status === 'uploading' || job.status === 'queued';
+  const now = applying ? total : job.processed_rows;
+  const text = applying
+    ? t('people.import.job.applying')
+    : waiting
+      ? t('people.import.job.waiting')
+      : t('people.import.job.checking', { processed: job.processed_rows.toLocaleString(), total: total.toLocaleString() });
+  const percent = total > 0 ? Math.round((now / total) * 100) : 0;
+  return (
+    <div className="flex flex-col gap-1" data-testid="import-job">
+      <div
+        role="progressbar"
+        aria-label={t('people.import.job.progressLabel')}
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={now}
+        aria-valuetext={t('people.import.job.valueText', { processed: now.toLocaleString(), total: total.toLocaleString() })}
+        className="h-3 overflow-hidden rounded bg-slate-200"
+        data-testid="import-job-progress"
+      >
+        <div className="h-full bg-blue-800 transition-[width]" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="text-sm text-slate-800" data-testid="import-job-text">
+        {text}
+      </span>
+    </div>
+  );
+}
 
 /** The lines of an invalid-csv answer, as "Line 3 (email): ..." (at most 20 shown). */
 function rowErrors(t: T, data: Record<string, unknown>): string[] {
@@ -67,7 +107,15 @@ export function CsvImport({
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [mismatch, setMismatch] = useState<HeaderMismatch | null>(null);
   const [mismatchOpen, setMismatchOpen] = useState(false);
-  const busy = progress !== null;
+  const [job, setJob] = useState<ImportJobProgress | null>(null);
+  const busy = progress !== null || job !== null;
+  const alive = useRef(true);
+  useEffect(
+    () => () => {
+      alive.current = false;
+    },
+    [],
+  );
 
   const choose = (f: File | null) => {
     setOutcome(null);
@@ -97,8 +145,11 @@ export function CsvImport({
     const form = new FormData();
     form.append('csvFile', file, file.name);
     const path = mode === 'add' ? 'admin/users/import' : 'admin/users/import/update';
-    const r = await uploadWithProgress(`${basePath}/api/${path}`, form, setProgress);
+    let r = await uploadWithProgress(`${basePath}/api/${path}`, form, setProgress);
     setProgress(null);
+    if (r.status === 202 && typeof r.data.jobId === 'number') {
+      r = await follow(r.data as unknown as ImportJobProgress & { jobId: number });
+    }
     if (r.status >= 200 && r.status < 300) {
       setFile(null);
       if (inputRef.current) inputRef.current.value = '';
@@ -116,6 +167,36 @@ export function CsvImport({
       return;
     }
     setOutcome({ kind: 'error', text: t(importErrorKey(r.status, r.data, mode)), rows: rowErrors(t, r.data) });
+  };
+
+  /**
+   * Reads the job until it ends; answers as the import call would have: 200 with the count, or
+   * the error's status and body. A read that fails is tried again a few times.
+   */
+  const follow = async (accepted: ImportJobProgress & { jobId: number }): Promise<{ status: number; data: Record<string, unknown> }> => {
+    setJob(accepted);
+    let failures = 0;
+    try {
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        if (!alive.current) return { status: 0, data: {} };
+        const res = await api<ImportJobProgress>(basePath, 'GET', `admin/users/import/${accepted.jobId}`).catch(() => null);
+        if (!res?.ok) {
+          if (++failures >= 5) return { status: res?.status ?? 0, data: {} };
+          continue;
+        }
+        failures = 0;
+        const current = res.data;
+        setJob(current);
+        if (current.status === 'success') return { status: 200, data: { message: 'success', count: current.count } };
+        if (current.status === 'failed') {
+          const { status, ...body } = current.error ?? { status: 500, message: 'server-error' };
+          return { status, data: body };
+        }
+      }
+    } finally {
+      setJob(null);
+    }
   };
 
   const inputId = `${id}-file`;
@@ -168,6 +249,8 @@ export function CsvImport({
           </div>
         )}
       </div>
+      {/* Outside the live region: the row count changes too often to be read out each time. */}
+      {job && <JobProgress t={t} job={job} />}
       <InlineNotice kind={outcome?.kind === 'success' ? 'success' : 'error'} text={outcome?.text ?? null} testId="import-outcome" />
       {outcome?.rows && outcome.rows.length > 0 && (
         <ul className="m-0 -mt-2 list-disc pl-6 text-sm text-red-900" data-testid="import-row-errors">

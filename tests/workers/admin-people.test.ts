@@ -1,6 +1,8 @@
 // People administration in workerd with a local D1 (wrangler dev, started by global-setup.ts):
 // a Shift_JIS CSV import (TextDecoder + papaparse + one D1 batch through json_each), the users
-// list, the streamed audit export, and a user deletion (waitUntil + job row).
+// list, the streamed audit export, and a user deletion (waitUntil + job row); and a file over
+// 1 MiB imported as a job: streamed into D1 pieces, staged step by step in queue consumer
+// invocations (the local Queue of wrangler dev), switched in in one D1 batch (decision 0030).
 import iconv from 'iconv-lite';
 import { request as httpRequest } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
@@ -91,5 +93,42 @@ describe('people administration in workerd', () => {
     await expect
       .poll(async () => (await acme.get(`/accounts/api/admin/users?search=wk-watanabe`)).body.total, { timeout: 15_000 })
       .toBe(0);
+  });
+
+  it('a 1.3 MB Shift_JIS file runs as an import job: 202, progress, every row; another tenant cannot read the job', async () => {
+    const initech = new Browser(port).on('initech.localhost');
+    expect((await initech.login('admin@initech.test')).body.message).toBe('success');
+    // Initech's meishi has 5 seats: unlimited for this test.
+    const globex = new Browser(port).on('globex-jp.localhost');
+    expect((await globex.login('multi@example.test')).body.message).toBe('success');
+    const names = ['髙橋 﨑子', '渡邉 一', '齋藤 花', '鈴木 太郎'];
+    const lines = Array.from({ length: 25_000 }, (_, i) => `${names[i % names.length]}${i},wk-job${i}@globex.test,,,1,0,0`);
+    const file = iconv.encode(`${IMPORT_HEADERS.ja.join(',')}\r\n${lines.join('\r\n')}\r\n`, 'cp932');
+    expect(file.length).toBeGreaterThan(1024 * 1024);
+    const m = multipart('csvFile', '大量.csv', 'text/csv', file);
+    const accepted = await postBytes(globex, '/accounts/api/admin/users/import', m.body, m.contentType);
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ message: 'processing', jobId: expect.any(Number), total_rows: 25_000 });
+    const path = `/accounts/api/admin/users/import/${accepted.body.jobId}`;
+    // The job is Globex's: Initech's admin is told it does not exist.
+    expect((await initech.get(path)).status).toBe(404);
+    const seen: number[] = [];
+    await expect
+      .poll(
+        async () => {
+          const r = await globex.get(path);
+          seen.push(r.body.processed_rows);
+          return r.body.status === 'failed' ? JSON.stringify(r.body.error) : r.body.status;
+        },
+        { timeout: 50_000, interval: 250 },
+      )
+      .toBe('success');
+    expect((await globex.get(path)).body).toMatchObject({ status: 'success', count: 25_000, processed_rows: 25_000 });
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    const list = await globex.get(`/accounts/api/admin/users?search=${encodeURIComponent('wk-job24999@')}`);
+    expect(list.body.data.map((u: { name: string }) => u.name)).toEqual(['鈴木 太郎24999']);
+    expect((await globex.get('/accounts/api/admin/users?search=wk-job')).body.total).toBe(25_000);
+    const logs = await globex.get('/accounts/api/admin/users/import/update/logs');
+    expect(logs.body[0]).toMatchObject({ filename: '大量.csv', status: 'success', number_of_users_updated: 25_000 });
   });
 });

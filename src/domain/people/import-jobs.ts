@@ -704,8 +704,15 @@ export function continueImportJob(deps: Deps, jobId: number, background: (work: 
  * A queue message: one budget's worth of the job, then a new message for the rest. A job
  * another runner holds is left to it (its lease expiring brings it back through the sweep).
  */
-export async function handleJobMessage(deps: Deps, message: JobMessage): Promise<void> {
-  if (message.kind !== 'import') return;
+const jobMessageSchema = z.object({ kind: z.literal('import'), jobId: z.number().check(z.int(), z.gte(1)) });
+
+export async function handleJobMessage(deps: Deps, body: unknown): Promise<void> {
+  const parsed = jobMessageSchema.safeParse(body);
+  if (!parsed.success) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'job message of an unknown shape dropped' }));
+    return;
+  }
+  const message: JobMessage = parsed.data;
   const status = await runAndNotify(deps, message.jobId, { budgetMs: JOB_BUDGET_MS });
   if (status !== 'busy' && !TERMINAL.has(status)) await deps.jobs?.send(message);
 }

@@ -4,12 +4,13 @@
 // import log, meets the header-mismatch dialog for a wrong file and the wrong-type message, and
 // manages departments (a name is unique; a department with users, main or additional, cannot
 // go), giving a user an additional department where the scheduler is allowed. On tenants of their
-// own per language (support/people.ts), with axe on every screen and dialog.
+// own per language (support/people.ts), with axe on every screen and dialog. A file over 1 MiB
+// runs as an import job (decision 0030): the dialog shows its progress bar of rows read, then the outcome.
 import iconv from 'iconv-lite';
 import { readFileSync } from 'node:fs';
 import { BASE, expect, LANGUAGES, test } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
-import { ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
+import { dropQueuedMail, ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
 import { IMPORT_HEADERS } from '../../src/shared/people-schemas';
 
 const api = (path: string) => `${BASE}/api/${path}`;
@@ -235,3 +236,39 @@ for (const { lang, locale } of LANGUAGES) {
     });
   });
 }
+
+test('a file over 1 MiB runs as a job: the progress bar of rows read, then the outcome', async ({ page, checkA11y }) => {
+  const x = PEOPLE_TEXT.ja;
+  const label = 'pj-ja';
+  const admin = 'pj-admin+ja@acme.test';
+  await ensurePeopleTenant({ label, lang: 'ja', admin, meishiSeats: null });
+  const n = 30_000;
+  const names = ['髙橋 﨑子', '渡邉 一', '齋藤 花子'];
+  const rows = Array.from({ length: n }, (_, i) => [`${names[i % names.length]}${i}`, personEmail(`j${i}`, label), '', '', '1', '0', '0']);
+  const file = iconv.encode(csv(IMPORT_HEADERS.ja, rows), 'cp932');
+  expect(file.length).toBeGreaterThan(1024 * 1024);
+
+  await signInToPage(page, 'ja', label, admin, '/admin/users');
+  await page.getByRole('button', { name: x.add, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: x.addDialog });
+  await dialog.getByRole('tab', { name: x.tabCsv }).click();
+  await dialog.getByLabel(x.chooseFile).setInputFiles({ name: '大量.csv', mimeType: 'text/csv', buffer: file });
+  await dialog.getByRole('button', { name: x.upload }).click();
+  // The job's bar: rows read of the file's rows, for assistive technology too.
+  const bar = dialog.getByRole('progressbar', { name: 'インポートの進み具合' });
+  await expect(bar).toBeVisible();
+  await expect(bar).toHaveAttribute('aria-valuemax', String(n));
+  await expect(bar).toHaveAttribute('aria-valuenow', /^\d+$/);
+  await expect(bar).toHaveAttribute('aria-valuetext', new RegExp(`^${n.toLocaleString()} 行中 [\\d,]+ 行$`));
+  await expect(dialog.getByTestId('import-outcome')).toHaveText(x.importAdded(n), { timeout: 60_000 });
+  await expect(bar).toHaveCount(0);
+  await checkA11y(page, 'import job finished');
+  await dialog.getByRole('button', { name: x.close }).click();
+  await expect(page.getByTestId('user-row').first()).toBeVisible();
+  await page.getByRole('searchbox', { name: x.search }).fill(personEmail(`j${n - 1}`, label));
+  await page.getByRole('button', { name: x.searchButton, exact: true }).click();
+  await expect(page.getByTestId('user-row')).toHaveCount(1);
+  await expect(page.getByTestId('user-row')).toContainText(`齋藤 花子${n - 1}`);
+  // The 30,000 invitations are not this journey's subject: no need to send them all.
+  await dropQueuedMail(label);
+});

@@ -29,10 +29,16 @@ export async function startMailReceiver(port: number, dir: string): Promise<Rece
         // renamed, so a reader never sees half a message.
         const name = `${Date.now()}-${String(++seq).padStart(5, '0')}`;
         const envelope = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : null, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()) };
-        writeFileSync(join(dir, `${name}.json.tmp`), JSON.stringify(envelope));
-        writeFileSync(join(dir, `${name}.eml.tmp`), Buffer.concat(chunks));
-        renameSync(join(dir, `${name}.eml.tmp`), join(dir, `${name}.eml`));
-        renameSync(join(dir, `${name}.json.tmp`), join(dir, `${name}.json`));
+        try {
+          writeFileSync(join(dir, `${name}.json.tmp`), JSON.stringify(envelope));
+          writeFileSync(join(dir, `${name}.eml.tmp`), Buffer.concat(chunks));
+          renameSync(join(dir, `${name}.eml.tmp`), join(dir, `${name}.eml`));
+          renameSync(join(dir, `${name}.json.tmp`), join(dir, `${name}.json`));
+        } catch (e) {
+          // The server's queue may still be sending when the run's folder is gone (teardown):
+          // refuse that message instead of crashing the run.
+          return callback(e as Error);
+        }
         callback();
       });
     },

@@ -257,3 +257,15 @@ export const PEOPLE_TEXT = {
     managerBanner: (tenant: string) => `You are viewing ${tenant} as a tenant manager.`,
   },
 } satisfies Record<Lang, Record<string, unknown>>;
+
+/** Removes the invitations still queued for a people tenant's members (a large import queues many). */
+export async function dropQueuedMail(label: string): Promise<void> {
+  const dir = process.env.E2E_DB_DIR;
+  if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
+  const db = createClient({ url: `file:${join(dir, 'portal.db')}`, timeout: 5000 });
+  try {
+    await db.execute({ sql: `DELETE FROM mail_queue WHERE status = 'pending' AND user_id IN (SELECT id FROM users WHERE email LIKE ?)`, args: [`%.${label}@${PEOPLE_DOMAIN}`] });
+  } finally {
+    db.close();
+  }
+}

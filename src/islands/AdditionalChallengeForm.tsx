@@ -6,10 +6,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../shared/api';
 import { formatCountdown } from '../shared/dates';
+import { otpProblem } from '../shared/form-rules';
 import { getT, type Lang } from '../shared/i18n';
 import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
 import type { AppKey, RedirectionInput } from '../shared/redirection';
-import { otpSchema } from '../shared/schemas';
 import { forcedReason, pendingStepUrl, redirectionFor, type PasswordComplianceAnswer, type SignedInUser } from '../shared/signed-in';
 import ChangePasswordDialog, { type ForcedReason } from './ChangePasswordDialog';
 import OutlookComplete from './OutlookComplete';
@@ -73,9 +73,9 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
     e.preventDefault();
     if (busy || lockedFor > 0 || otp.length !== CODE_LENGTH) return;
     // Half-width digits only: full-width ones are refused, never converted behind the user's back.
-    const parsed = otpSchema.safeParse({ otp });
-    if (!parsed.success) {
-      setFieldError(t(parsed.error.issues[0]!.message));
+    const problem = otpProblem(otp);
+    if (problem) {
+      setFieldError(t(problem));
       inputRef.current?.focus();
       return;
     }
@@ -86,7 +86,7 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
       basePath,
       'POST',
       'additional-challenge/verify',
-      parsed.data,
+      { otp },
     );
     // A 2FA setup the tenant enforces comes after the emailed code.
     const step = r.ok ? pendingStepUrl(r.data.message, basePath, props.query) : null;

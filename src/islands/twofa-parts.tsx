@@ -4,7 +4,7 @@
 import { useEffect, useId, useRef, useState, type Ref } from 'react';
 import type { ApiResult } from '../shared/api';
 import type { T } from '../shared/i18n';
-import { otpSchema } from '../shared/schemas';
+import { otpProblem } from '../shared/form-rules';
 
 export const CODE_LENGTH = 6;
 /** Resend cooldown after a successful send (spec 01 section 9). */
@@ -55,8 +55,8 @@ export function retryAfterSeconds(r: ApiResult<{ duration?: number }>, nowMs = D
 
 /** The field's error for a code that is not six half-width digits (never converted), or null. */
 export function otpError(t: T, otp: string): string | null {
-  const parsed = otpSchema.safeParse({ otp });
-  return parsed.success ? null : t(parsed.error.issues[0]!.message);
+  const problem = otpProblem(otp);
+  return problem ? t(problem) : null;
 }
 
 export interface CodeFieldProps {

@@ -1,15 +1,17 @@
-// Request schemas shared by the server (validation) and the islands (form checks). They use
-// zod/mini so the islands ship a few kilobytes, not the whole of zod. Messages are i18n keys,
-// translated where they are shown.
+// Request schemas shared by the server (validation) and some islands (form checks). They use
+// zod/mini so the islands that import them ship a few kilobytes, not the whole of zod; the sign-in
+// islands check with the zod-free rules of ./form-rules, which these schemas are built from.
+// Messages are i18n keys, translated where they are shown.
 import * as z from 'zod/mini';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, OTP_PATTERN } from './form-rules';
 
 export const emailSchema = z
   .string({ error: 'validation.required' })
   .check(
     z.trim(),
     z.minLength(1, { error: 'validation.required', abort: true }),
-    z.maxLength(254, { error: 'validation.emailInvalid', abort: true }),
-    z.email({ error: 'validation.emailInvalid' }),
+    z.maxLength(EMAIL_MAX_LENGTH, { error: 'validation.emailInvalid', abort: true }),
+    z.email({ pattern: EMAIL_PATTERN, error: 'validation.emailInvalid' }),
   );
 
 export const loginSchema = z.object({
@@ -32,7 +34,7 @@ export const emailQuerySchema = z.object({ email: emailSchema });
 
 /** One-time codes: half-width digits only, six of them (spec 01 section 5). */
 export const otpSchema = z.object({
-  otp: z.string({ error: 'validation.required' }).check(z.regex(/^[0-9]{6}$/, { error: 'validation.otpDigits' })),
+  otp: z.string({ error: 'validation.required' }).check(z.regex(OTP_PATTERN, { error: 'validation.otpDigits' })),
 });
 
 const required = (max = 1024) =>
@@ -80,7 +82,7 @@ export const addinRedeemSchema = z.object({ verifier: z.string().check(z.regex(/
 export const verifyPasswordSchema = z.object({ password: required(), redirect: z.optional(z.string().check(z.maxLength(2048))) });
 
 export const otpLoginSchema = z.object({
-  otp: z.string({ error: 'validation.required' }).check(z.regex(/^[0-9]{6}$/, { error: 'validation.otpDigits' })),
+  otp: z.string({ error: 'validation.required' }).check(z.regex(OTP_PATTERN, { error: 'validation.otpDigits' })),
   rememberDevice: z._default(z.optional(z.boolean()), false),
 });
 

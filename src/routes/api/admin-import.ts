@@ -43,7 +43,7 @@ async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
   if (!file) throw required();
   const ext = /\.([A-Za-z0-9]+)$/.exec(file.name)?.[1]?.toLowerCase();
   if ((ext !== 'csv' && ext !== 'txt') || !CSV_TYPES.has(file.type.split(';')[0]!.trim().toLowerCase())) {
-    void body.cancel().catch(() => undefined);
+    file.cancel();
     throw new ValidationError({ csvFile: [CSV_TYPE_ERROR] });
   }
   let job;

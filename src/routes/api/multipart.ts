@@ -92,8 +92,10 @@ export interface MultipartFile {
   name: string;
   /** The part's Content-Type ('' when absent). */
   type: string;
-  /** The part's bytes, as they arrive; iterate it to the end (or stop to abandon the body). */
+  /** The part's bytes, as they arrive; iterate it to the end, or cancel. */
   bytes: AsyncIterable<Uint8Array>;
+  /** Stops reading the body (a refused file is not read on). */
+  cancel(): void;
 }
 
 function param(disposition: string, key: string): string | null {
@@ -141,7 +143,7 @@ export async function openMultipartFile(body: ReadableStream<Uint8Array>, conten
     const name = param(disposition, 'name');
     const filename = param(disposition, 'filename');
     if (name === field && filename !== null) {
-      return { name: filename, type, bytes: partBytes(cursor, delimiter) };
+      return { name: filename, type, bytes: partBytes(cursor, delimiter), cancel: () => cursor.cancel() };
     }
     // Another part: skip its body.
     for await (const _ of partBytes(cursor, delimiter)) void _;

@@ -75,6 +75,7 @@ export function importErrorKey(status: number, data: Record<string, unknown>, mo
   const code = error || message;
   if (status === 413 || code === 'file-too-large' || code === 'file_too_large') return 'people.import.tooLarge';
   if (code === 'incorrect-encoding') return 'people.import.incorrectEncoding';
+  if (code === 'imports-in-progress') return 'people.import.busy';
   if (code === 'quota_finished') return 'people.import.quotaFinished';
   if (code === 'no_data' && mode === 'update') return 'people.import.noData';
   if (code === 'no_data') return 'people.import.invalidCsv';

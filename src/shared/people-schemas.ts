@@ -45,6 +45,7 @@
 //  POST   /admin/users/import/update   multipart csvFile        A|M  -> {message:'success', count}
 //           A file over IMPORT_INLINE_BYTES (1 MiB) is stored as it streams in and runs as a job:
 //           202 ImportAccepted {message:'processing', jobId, ...ImportJobProgress} (decision 0030).
+//           409 imports-in-progress: the tenant has 3 unfinished imports already.
 //  GET    /admin/users/import/{jobId}                           A|M  -> ImportJobProgress (only the member who
 //           started it, on its tenant; 404 otherwise). Once failed, `error` is the answer below.
 //           errors (both) 413 file-too-large (50 MB) | 422 'The given data was invalid.' {errors:{csvFile:[CSV_TYPE_ERROR]}}

@@ -298,4 +298,24 @@ describe('import jobs', () => {
     expect(await h.deps.db.select().from(importChunks)).toEqual([]);
     expect(await h.deps.db.select().from(users).where(eq(users.email, 'cut0@acme.test')).get()).toBeUndefined();
   });
+
+  it('a tenant runs at most three imports at once; the next is refused until one ends', async () => {
+    await start();
+    const b = await signIn();
+    h.deps.jobs = { send: async () => undefined }; // nobody runs them
+    const file = (p: string) => new TextEncoder().encode(`${header}\r\n${rows(3, p).join('\r\n')}\r\n`);
+    const ids: number[] = [];
+    for (const p of ['q1-', 'q2-', 'q3-']) {
+      const r = await post(b, '/admin/users/import', file(p));
+      expect(r.status).toBe(202);
+      ids.push(r.body.jobId);
+    }
+    expect(await post(b, '/admin/users/import', file('q4-'))).toEqual({ status: 409, body: { message: 'imports-in-progress' } });
+    // Another tenant is not affected.
+    const initech = await signIn('admin@initech.test', 'initech.localhost:8787');
+    expect((await post(initech, '/admin/users/import', file('i1-'))).status).toBe(202);
+    delete h.deps.jobs;
+    expect(await runImportJob(h.deps, ids[0]!)).toBe('success');
+    expect((await post(b, '/admin/users/import', file('q4-'))).status).toBe(202);
+  });
 });

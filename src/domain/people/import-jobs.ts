@@ -52,6 +52,9 @@ const SWITCH_ROWS = 50_000;
 const CLEANUP_ROWS = 20_000;
 
 const TERMINAL = new Set<ImportJob['status']>(['success', 'failed']);
+const RUNNING: ImportJob['status'][] = ['uploading', 'queued', 'processing', 'switching'];
+/** Unfinished imports a tenant may have at once (each holds its file in the database meanwhile). */
+export const MAX_RUNNING_IMPORTS = 3;
 
 /** Lets other requests run between two steps (a macrotask, on Node and in workerd alike). */
 const pause = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -81,6 +84,8 @@ export async function receiveUpload(
   limits: UploadLimits,
 ): Promise<ImportJob> {
   const { db, clock } = deps;
+  const running = await db.select({ id: importJobs.id }).from(importJobs).where(and(eq(importJobs.tenantId, tenant.id), inArray(importJobs.status, RUNNING))).limit(MAX_RUNNING_IMPORTS);
+  if (running.length >= MAX_RUNNING_IMPORTS) throw new AppError('imports-in-progress', 409);
   const now = clock.now();
   const filename = file.name.slice(0, 255);
   const log = await db.insert(importLogs).values({ tenantId: tenant.id, userId: actor.userId, kind, filename, status: 'processing', startTime: now }).returning({ id: importLogs.id }).get();

@@ -48,9 +48,11 @@ async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
   }
   let job;
   try {
+    // (A refusal before the file is read stops reading the body.)
     job = await receiveUpload(deps, tenant, kind, file, c.var.lang, peopleActor(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES });
   } catch (e) {
     if (e instanceof MalformedMultipart) throw new AppError('upload-failed', 400);
+    if (e instanceof AppError && e.code === 'imports-in-progress') file.cancel();
     throw e;
   }
   if (job.bytes <= deps.config.IMPORT_INLINE_BYTES) {

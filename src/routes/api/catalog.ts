@@ -83,7 +83,7 @@ const PUBLIC = 'Public';
 const OPERATOR = 'Operator';
 const PEOPLE = 'People administration';
 
-const IMPORT_ERRORS = ['file-too-large', 'incorrect-encoding', 'unexpected_format', 'no_data', 'quota_finished', 'invalid-csv', 'upload-failed'];
+const IMPORT_ERRORS = ['file-too-large', 'incorrect-encoding', 'unexpected_format', 'no_data', 'quota_finished', 'invalid-csv', 'upload-failed', 'imports-in-progress'];
 
 export const API_CATALOG: ApiOperation[] = [
   // Public

@@ -31,6 +31,7 @@ async function rowsExpiringAt(at: number, tag: string) {
     db.insert(s.samlAssertions).values({ tenantId: 1, assertionId: `sa-${tag}`, expiresAt: at }),
     db.insert(s.outlookAddinTokens).values({ tokenHash: `ot-${tag}`, userId: 1, expiresAt: at }),
     db.insert(s.throttles).values({ key: `t-${tag}`, hits: 3, resetAt: at }),
+    db.insert(s.importJobs).values({ tenantId: 1, kind: 'add', filename: `${tag}.csv`, lang: 'ja', status: 'success', updatedAt: now, finishedAt: at }),
   ]);
   // twofa_pending has one row per user: a different user per tag.
   const userId = { old: 2, grace: 3, alive: 4 }[tag]!;
@@ -49,6 +50,7 @@ const TABLES = [
   s.samlAssertions,
   s.outlookAddinTokens,
   s.throttles,
+  s.importJobs,
 ];
 
 async function counts() {
@@ -78,6 +80,7 @@ describe('cleanupExpired', () => {
       saml_assertions: 1,
       outlook_addin_tokens: 1,
       throttles: 1,
+      import_jobs: 1,
     });
     expect(await counts()).toEqual(before.map((n) => n + 2));
     expect(await h.deps.db.select().from(s.sessions).where(eq(s.sessions.id, 's-old')).get()).toBeUndefined();

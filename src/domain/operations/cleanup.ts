@@ -8,6 +8,7 @@ import type { Deps } from '../../deps';
 import {
   emailLinks,
   handoffCodes,
+  importJobs,
   loginChallenges,
   outlookAddinTokens,
   passwordResets,
@@ -38,6 +39,9 @@ const EXPIRING: [string, SQLiteTable, SQLiteColumn][] = [
   ['outlook_addin_tokens', outlookAddinTokens, outlookAddinTokens.expiresAt],
   // A throttle window that has ended counts nothing (hit() restarts it), so its row can go.
   ['throttles', throttles, throttles.resetAt],
+  // A finished import job's row only answered its progress call (decision 0030); the import log
+  // keeps the history. Its pieces and staged rows are gone already (or go with it, by cascade).
+  ['import_jobs', importJobs, importJobs.finishedAt],
 ];
 
 export type CleanupReport = Record<string, number>;

@@ -1,23 +1,31 @@
 // esbuild options of the browser bundle, shared by scripts/build.mjs and the page-weight
 // benchmark (bench/run.ts), so the benchmark measures exactly what the build serves.
+import { resolve } from 'node:path';
 
-// The browser loads only the page's language, as a chunk of its own (src/client.ts imports it):
-// here the static locale imports of src/shared/i18n.ts, which the server uses, are empty objects.
-const pageLanguageOnly = {
-  name: 'page-language-only',
-  setup(b) {
-    b.onResolve({ filter: /locales\/(ja|en)\.json$/ }, (args) =>
-      args.importer.replaceAll('\\', '/').endsWith('src/shared/i18n.ts') ? { path: args.path, namespace: 'empty-locale' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'empty-locale' }, () => ({ contents: '{}', loader: 'json' }));
-  },
-};
+/**
+ * The browser gets the islands' texts from the page (decision 0029): every import of
+ * src/shared/i18n.ts (i18next and both locale files, which the server uses) resolves to
+ * src/shared/i18n.browser.ts, which has the same exports the islands use.
+ * @param {string} root the project folder, with a trailing slash
+ */
+function pageTextsOnly(root) {
+  const serverModule = resolve(root, 'src/shared/i18n');
+  return {
+    name: 'page-texts-only',
+    setup(b) {
+      b.onResolve({ filter: /(^|\/)i18n(\.ts)?$/ }, (args) => {
+        const target = resolve(args.resolveDir, args.path).replace(/\.ts$/, '');
+        return target === serverModule ? { path: `${serverModule}.browser.ts` } : undefined;
+      });
+    },
+  };
+}
 
 /** @param {string} root the project folder, with a trailing slash */
 export function browserBuildOptions(root) {
   return {
     entryPoints: [`${root}src/client.ts`],
-    plugins: [pageLanguageOnly],
+    plugins: [pageTextsOnly(root)],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -32,4 +40,13 @@ export function browserBuildOptions(root) {
     charset: 'utf8',
     logLevel: 'warning',
   };
+}
+
+/**
+ * Inputs the browser bundle must never contain: i18next and the locale files stay on the server
+ * (the page carries its islands' texts). scripts/build.mjs refuses a build that has them.
+ * @param {{ inputs: Record<string, unknown> }} metafile
+ */
+export function serverOnlyInputs(metafile) {
+  return Object.keys(metafile.inputs).filter((i) => /(^|\/)node_modules\/i18next\/|(^|\/)locales\/[^/]+\.json$/.test(i));
 }

@@ -5,7 +5,7 @@ import { createGenerator } from 'unocss';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { browserBuildOptions } from './browser-build-options.mjs';
+import { browserBuildOptions, serverOnlyInputs } from './browser-build-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = (process.env.BASE_PATH ?? '/accounts').replace(/\/+$/, '');
@@ -18,6 +18,8 @@ await rm(staging, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 
 const result = await build({ ...browserBuildOptions(root), outdir: out });
+const leaked = serverOnlyInputs(result.metafile);
+if (leaked.length) throw new Error(`the browser bundle must not contain ${leaked.join(', ')} (an island imports them past src/shared/i18n.ts?)`);
 
 const { default: config } = await import(`${root}uno.config.ts`).catch(async () => {
   // Node cannot import .ts directly: compile the config with esbuild first.

@@ -1,9 +1,12 @@
-// Browser entry: hydrates each island on the page with its own code-split chunk.
+// Browser entry: hydrates each island on the page with its own code-split chunk, after handing
+// the islands the texts the server put in the page (no i18next and no locale file in the
+// browser: src/island-texts.ts, decision 0029).
 import { createElement, type ComponentType } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { addLanguage, isLang } from './shared/i18n';
+import type { IslandName } from './island-texts';
+import { setPageTexts } from './shared/i18n.browser';
 
-const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = {
+const islands: Record<IslandName, () => Promise<{ default: ComponentType<any> }>> = {
   LoginForm: () => import('./islands/LoginForm'),
   Redirection: () => import('./islands/Redirection'),
   LanguageSwitch: () => import('./islands/LanguageSwitch'),
@@ -41,16 +44,15 @@ const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = 
   Departments: () => import('./islands/Departments'),
 };
 
-// Only the page's language is downloaded (one chunk per language), alongside the islands' chunks.
-const pageLang = document.documentElement.lang;
-const language = (pageLang === 'en' ? import('../locales/en.json') : import('../locales/ja.json')).then((m) => addLanguage(isLang(pageLang) ? pageLang : 'ja', m.default));
+setPageTexts(JSON.parse(document.getElementById('page-texts')?.textContent || '{}'));
 
 for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
-  const load = islands[el.dataset.island ?? ''];
+  const name = el.dataset.island ?? '';
+  const load = Object.prototype.hasOwnProperty.call(islands, name) ? islands[name as IslandName] : undefined;
   const propsEl = document.getElementById(`${el.dataset.islandId}-props`);
   if (!load || !propsEl) continue;
   const props = JSON.parse(propsEl.textContent || '{}');
-  void Promise.all([load(), language]).then(([m]) => {
+  void load().then((m) => {
     hydrateRoot(el, createElement(m.default, props));
     el.dataset.hydrated = 'true';
   });

@@ -1,28 +1,36 @@
 // Forgot password (spec 01 "Forgot password screen", section 4 outcomes, section 8 "Forgot"):
 // email, Get Password Reset Link (disabled while the address is invalid or once the link is sent),
-// and Log in back to the login page with the same query.
+// and Log in back to the login page with the same query. Without JavaScript the form posts to the
+// forgot page, which answers the same outcomes (src/routes/pages/forgot.tsx).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../shared/api';
+import { emailProblem } from '../shared/form-rules';
 import { getT, type Lang } from '../shared/i18n';
-import { emailSchema } from '../shared/schemas';
+import { useHydrated } from './hydrated';
 
 export interface ForgotFormProps {
   lang: Lang;
   basePath: string;
   /** The page's query string, carried back to login ("?continue=..."). */
   query: string;
+  /** A posted form's answer: the address typed, the outcome (a message key), the throttle's seconds. */
+  initialEmail?: string;
+  initialOutcome?: { kind: 'success' | 'error'; key: string } | null;
+  initialWait?: number;
 }
 
 type Outcome = { kind: 'success' | 'error'; text: string } | null;
 
 export default function ForgotForm(p: ForgotFormProps) {
   const t = getT(p.lang);
-  const [email, setEmail] = useState('');
-  const [touched, setTouched] = useState(false);
+  const hydrated = useHydrated();
+  const [email, setEmail] = useState(p.initialEmail ?? '');
+  // A posted address was checked: its problem shows at once.
+  const [touched, setTouched] = useState(p.initialEmail !== undefined);
   const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
-  const [wait, setWait] = useState(0);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [sent, setSent] = useState(p.initialOutcome?.kind === 'success');
+  const [wait, setWait] = useState(p.initialWait ?? 0);
+  const [outcome, setOutcome] = useState<Outcome>(p.initialOutcome ? { kind: p.initialOutcome.kind, text: t(p.initialOutcome.key) } : null);
   const emailRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -34,16 +42,16 @@ export default function ForgotForm(p: ForgotFormProps) {
     return () => clearTimeout(id);
   }, [wait]);
 
-  const parsed = emailSchema.safeParse(email);
-  const emailError = touched && !parsed.success ? t(parsed.error.issues[0]!.message) : null;
+  const problem = emailProblem(email);
+  const emailError = touched && problem ? t(problem) : null;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (!parsed.success || busy || sent || wait > 0) return;
+    if (problem || busy || sent || wait > 0) return;
     setBusy(true);
     setOutcome(null);
-    const r = await api<{ duration?: number }>(p.basePath, 'POST', 'password/email', { email: parsed.data });
+    const r = await api<{ duration?: number }>(p.basePath, 'POST', 'password/email', { email: email.trim() });
     setBusy(false);
     if (r.status === 429 && typeof r.data.duration === 'number') return setWait(r.data.duration);
     if (r.ok && r.data.message === 'email_sent') {
@@ -76,7 +84,7 @@ export default function ForgotForm(p: ForgotFormProps) {
           </p>
         )}
       </div>
-      <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+      <form method="post" action={`${p.basePath}/forgot${p.query}`} noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
         <div>
           <label htmlFor="forgot-email" className="font-medium">
             {t('forgot.email')}
@@ -101,7 +109,8 @@ export default function ForgotForm(p: ForgotFormProps) {
             </p>
           )}
         </div>
-        <button type="submit" disabled={!parsed.success || busy || sent || wait > 0} className={primary}>
+        {/* Disabled while invalid or throttled only once the island runs: without JavaScript the server checks. */}
+        <button type="submit" disabled={busy || sent || (hydrated && (problem !== null || wait > 0))} className={primary}>
           {t('forgot.submit')}
         </button>
       </form>

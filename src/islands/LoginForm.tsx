@@ -1,12 +1,15 @@
-// The login form (spec 01 "Login screen", section 4 "Login", section 8 "Login" errors).
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+// The login form (spec 01 "Login screen", section 4 "Login", section 8 "Login" errors). Without
+// JavaScript the same markup is a plain form: it posts to the login page, which answers the next
+// step (the password after Next), an error, or the sign-in's redirect (src/routes/pages/login.tsx).
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { api } from '../shared/api';
+import { emailProblem } from '../shared/form-rules';
 import { getT, type Lang } from '../shared/i18n';
 import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
 import type { AppKey, RedirectionInput } from '../shared/redirection';
-import { emailSchema } from '../shared/schemas';
 import { forcedReason, pendingStepUrl, redirectionFor, type PasswordComplianceAnswer, type SignedInUser } from '../shared/signed-in';
 import type { ForcedReason } from './ChangePasswordDialog';
+import { useHydrated } from './hydrated';
 import Redirection from './Redirection';
 
 // Most sign-ins need neither: their code (and the password scorer behind the dialog) loads only
@@ -31,25 +34,47 @@ export interface LoginFormProps {
   startUrl?: string | null;
   /** SSO active-users status of this host's tenant at startup (spec 01 "SSO status at startup"). */
   ssoStatus?: 'none' | 'some' | 'all';
-  /** `?email=`: what a submit before hydration (a plain GET of this page) carried over. */
+  /** The address typed so far: a posted form's, or `?email=` (the Back link of the password step). */
   initialEmail?: string | null;
+  /** The step to show: the posted form's next one, or `?step=sso` on the main domain. */
+  initialStep?: LoginStep;
+  initialRemember?: boolean;
+  /** What the server found wrong with a posted form: message keys, and the throttle's seconds. */
+  initialAlert?: string | null;
+  initialEmailError?: string | null;
+  initialPasswordError?: string | null;
+  initialWait?: number;
 }
 
-type Step = 'email' | 'password' | 'sso';
-const KNOWN_ERRORS = ['invalid-credentials', 'deactivated', 'restricted-ip', 'not-a-member', 'sso-not-configured'];
+export type LoginStep = 'email' | 'password' | 'sso';
+type Step = LoginStep;
+/** Sign-in refusals shown as themselves (code word -> text); anything else reads "something went wrong". */
+export const LOGIN_ERRORS: Record<string, string> = {
+  'invalid-credentials': 'errors.invalid-credentials',
+  deactivated: 'errors.deactivated',
+  'restricted-ip': 'errors.restricted-ip',
+  'not-a-member': 'errors.not-a-member',
+  'sso-not-configured': 'errors.sso-not-configured',
+};
+
+/** The text key of a refusal's code word. */
+export function loginErrorKey(code: string | undefined): string {
+  return (code !== undefined && Object.prototype.hasOwnProperty.call(LOGIN_ERRORS, code) ? LOGIN_ERRORS[code] : undefined) ?? 'errors.generic';
+}
 
 export default function LoginForm(props: LoginFormProps) {
   const { lang, basePath, tenant } = props;
   const t = getT(lang);
   const outlookToken = props.source === 'outlook' && props.token ? props.token : null;
-  const [step, setStep] = useState<Step>(tenant ? 'email' : 'password');
+  const hydrated = useHydrated();
+  const [step, setStep] = useState<Step>(props.initialStep ?? (tenant ? 'email' : 'password'));
   const [email, setEmail] = useState(props.initialEmail ?? '');
   const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [alert, setAlert] = useState<string | null>(null);
-  const [wait, setWait] = useState(0);
+  const [remember, setRemember] = useState(props.initialRemember ?? false);
+  const [emailError, setEmailError] = useState<string | null>(props.initialEmailError ? t(props.initialEmailError) : null);
+  const [passwordError, setPasswordError] = useState<string | null>(props.initialPasswordError ? t(props.initialPasswordError) : null);
+  const [alert, setAlert] = useState<string | null>(props.initialAlert ? t(props.initialAlert) : null);
+  const [wait, setWait] = useState(props.initialWait ?? 0);
   const [busy, setBusy] = useState(false);
   const [redirection, setRedirection] = useState<RedirectionInput | null>(null);
   const [outlookDone, setOutlookDone] = useState(false);
@@ -79,9 +104,9 @@ export default function LoginForm(props: LoginFormProps) {
   }, []);
 
   const checkEmail = (): boolean => {
-    const r = emailSchema.safeParse(email);
-    setEmailError(r.success ? null : t(r.error.issues[0]!.message));
-    return r.success;
+    const problem = emailProblem(email);
+    setEmailError(problem ? t(problem) : null);
+    return problem === null;
   };
 
   const showError = (status: number, data: { message?: string; duration?: number }) => {
@@ -90,7 +115,7 @@ export default function LoginForm(props: LoginFormProps) {
       setAlert(null);
       return;
     }
-    setAlert(data.message && KNOWN_ERRORS.includes(data.message) ? t(`errors.${data.message}`) : t('errors.generic'));
+    setAlert(t(loginErrorKey(data.message)));
   };
 
   const goToSso = (initialSubdomain: string) => {
@@ -179,14 +204,33 @@ export default function LoginForm(props: LoginFormProps) {
   }
   if (redirection) return <Redirection lang={lang} input={redirection} />;
 
-  const disabled = busy || wait > 0;
+  // The countdown runs in the browser only: without JavaScript the buttons stay usable (the
+  // server still refuses, with the time left) rather than disabled for good.
+  const disabled = busy || (hydrated && wait > 0);
   const field = 'mt-1 block w-full rounded border border-slate-500 px-3 py-2 text-base';
   const primary =
     'w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+  // Back and "Log in with SSO" are links to the page in that step (the email kept), which the
+  // island turns into a step change in place.
+  const stepHref = (to: Step) => {
+    const q = new URLSearchParams(props.query);
+    q.delete('step');
+    q.delete('email');
+    if (to === 'sso') q.set('step', 'sso');
+    if (email.trim()) q.set('email', email.trim());
+    const s = q.toString();
+    return `${basePath}/login${s ? `?${s}` : ''}`;
+  };
+  const goTo = (to: Step) => (e: MouseEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setStep(to);
+    setAlert(null);
+  };
   const back = (to: Step) => (
-    <button type="button" onClick={() => { setStep(to); setAlert(null); }} className="mb-2 inline-flex items-center gap-1 border-0 bg-transparent p-0 text-blue-800 underline">
+    <a href={stepHref(to)} onClick={goTo(to)} className="mb-2 inline-flex items-center gap-1 self-start text-blue-800 underline">
       <span aria-hidden="true">←</span> {t('login.back')}
-    </button>
+    </a>
   );
 
   return (
@@ -203,7 +247,14 @@ export default function LoginForm(props: LoginFormProps) {
           </p>
         )}
       </div>
-      <form noValidate onSubmit={step === 'email' ? onNext : step === 'sso' ? onSso : onLogin} className="flex flex-col gap-4">
+      <form
+        method="post"
+        action={`${basePath}/login${props.query}`}
+        noValidate
+        onSubmit={step === 'email' ? onNext : step === 'sso' ? onSso : onLogin}
+        className="flex flex-col gap-4"
+      >
+        <input type="hidden" name="step" value={step} />
         {step !== 'password' || !tenant ? null : back('email')}
         {step === 'sso' && back('password')}
         <div>
@@ -238,7 +289,7 @@ export default function LoginForm(props: LoginFormProps) {
               <input
                 ref={passwordRef}
                 id="login-password"
-                // No name: a submit before hydration (a plain GET) must never put the password in the address.
+                name="password"
                 type="password"
                 autoComplete="current-password"
                 value={password}
@@ -255,7 +306,7 @@ export default function LoginForm(props: LoginFormProps) {
             </div>
             <div className="flex items-center justify-between gap-2">
               <label className="inline-flex items-center gap-2">
-                <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="h-4 w-4" />
+                <input type="checkbox" name="remember" value="1" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="h-4 w-4" />
                 {t('login.remember')}
               </label>
               <a href={`${basePath}/forgot${props.query}`} className="text-blue-800 underline">
@@ -275,9 +326,13 @@ export default function LoginForm(props: LoginFormProps) {
             {t('login.or')}
             <span className="h-px flex-1 bg-slate-300" />
           </div>
-          <button type="button" disabled={disabled} onClick={() => { setStep('sso'); setAlert(null); }} className="w-full rounded border border-blue-800 bg-white px-4 py-2 text-base text-blue-800 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700">
+          <a
+            href={stepHref('sso')}
+            onClick={goTo('sso')}
+            className="block w-full rounded border border-blue-800 bg-white px-4 py-2 text-center text-base text-blue-800 no-underline hover:bg-blue-50"
+          >
             {t('login.ssoButton')}
-          </button>
+          </a>
         </>
       )}
       {forced && (

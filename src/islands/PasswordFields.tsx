@@ -58,6 +58,8 @@ const FIELD = 'block w-full min-w-0 rounded-l border border-slate-500 px-3 py-2 
 export interface PasswordInputProps {
   t: T;
   id: string;
+  /** The field's name in a form that also posts without JavaScript. */
+  name?: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
@@ -84,6 +86,7 @@ export function PasswordInput(p: PasswordInputProps) {
         <input
           ref={p.inputRef}
           id={p.id}
+          name={p.name}
           type={visible ? 'text' : 'password'}
           autoComplete={p.autoComplete}
           autoCapitalize="off"
@@ -171,6 +174,8 @@ export interface NewPasswordFieldsProps {
   /** A server message about the new password, shown under it until the user edits it. */
   passwordError?: string | null;
   confirmationError?: string | null;
+  /** Field names for a form that also posts without JavaScript. */
+  names?: { password: string; confirmation: string };
   onEdit?: () => void;
   inputRef?: Ref<HTMLInputElement>;
   disabled?: boolean;
@@ -186,6 +191,7 @@ export function NewPasswordFields(p: NewPasswordFieldsProps) {
       <PasswordInput
         t={t}
         id={`${p.idPrefix}-password`}
+        name={p.names?.password}
         label={p.passwordLabel}
         value={state.password}
         onChange={(v) => {
@@ -202,6 +208,7 @@ export function NewPasswordFields(p: NewPasswordFieldsProps) {
       <PasswordInput
         t={t}
         id={`${p.idPrefix}-confirmation`}
+        name={p.names?.confirmation}
         label={p.confirmationLabel}
         value={state.confirmation}
         onChange={(v) => {

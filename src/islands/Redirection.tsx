@@ -1,4 +1,6 @@
-// The redirection step after login (spec 01): organisation chooser, then app chooser.
+// The redirection step after login (spec 01): organisation chooser, then app chooser. The
+// organisations are the buttons of a form that also works without JavaScript: it posts the
+// choice to the login page, which answers the same next step (src/routes/pages/login.tsx).
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
@@ -26,11 +28,26 @@ export default function Redirection({ lang, input }: RedirectionProps) {
     headingRef.current?.focus();
   }, [decision]);
 
+  // The organisation chooser's form (its buttons post the choice when JavaScript is off).
+  const chooserAction = `${input.basePath}/login/organization${input.continuePath ? `?continue=${encodeURIComponent(input.continuePath)}` : ''}`;
+
   if (decision.kind === 'go' || decision.kind === 'switch-tenant') {
     return (
-      <p role="status" className="text-center text-slate-700">
-        {error ?? t('common.loading')}
-      </p>
+      <>
+        <p role="status" className="text-center text-slate-700">
+          {error ?? t('common.loading')}
+        </p>
+        {decision.kind === 'switch-tenant' && (
+          // The hand-off is a POST: without JavaScript the person sends it with this button.
+          <noscript>
+            <form method="post" action={chooserAction}>
+              <button type="submit" name="tenant_id" value={decision.tenantId} className="w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white">
+                {t('redirection.continue')}
+              </button>
+            </form>
+          </noscript>
+        )}
+      </>
     );
   }
 
@@ -44,31 +61,39 @@ export default function Redirection({ lang, input }: RedirectionProps) {
           {t(chooseTenant ? 'redirection.chooseOrganization' : 'redirection.chooseApp')}
         </h2>
         {error && <p role="alert" className="text-red-800">{error}</p>}
-        <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0">
-          {chooseTenant
-            ? input.tenants.map((tenant) => (
+        {chooseTenant ? (
+          <form method="post" action={chooserAction}>
+            <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0">
+              {input.tenants.map((tenant) => (
                 <li key={tenant.id}>
                   <button
-                    type="button"
+                    type="submit"
+                    name="tenant_id"
+                    value={tenant.id}
                     className="w-full rounded border border-slate-300 bg-white px-4 py-3 text-left text-base hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-700"
-                    onClick={() => setDecision(afterTenantChosen(input, tenant))}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      setDecision(afterTenantChosen(input, tenant));
+                    }}
                   >
                     {tenant.name}
                     {tenant.id === input.hostTenantId && <span className="ml-2 text-sm text-slate-600">({t('redirection.current')})</span>}
                   </button>
                 </li>
-              ))
-            : decision.apps.map((app) => (
-                <li key={app}>
-                  <a
-                    className="block rounded border border-slate-300 px-4 py-3 text-slate-900 no-underline hover:bg-slate-100"
-                    href={input.appUrls[app]}
-                  >
-                    {t(`apps.${app}`)}
-                  </a>
-                </li>
               ))}
-        </ul>
+            </ul>
+          </form>
+        ) : (
+          <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0">
+            {decision.apps.map((app) => (
+              <li key={app}>
+                <a className="block rounded border border-slate-300 px-4 py-3 text-slate-900 no-underline hover:bg-slate-100" href={input.appUrls[app]}>
+                  {t(`apps.${app}`)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
     </Dialog>
   );

@@ -1,13 +1,16 @@
 // Registration from an invitation (spec 01 "Registration and verification pages", sections 5 and
 // 8 "Register"): password and confirmation with the checklist for the policy of this address
-// (GET users/password-policy/{email}; the default policy when it cannot load), Join once valid,
-// POST users/register/{id}?expires&signature; signed in afterwards, then the redirection step.
+// (loaded by the page), Join once valid, POST users/register/{id}?expires&signature; signed in
+// afterwards, then the redirection step. Without JavaScript the form posts to the page itself,
+// which registers and redirects, or shows the form again with the refusal
+// (src/routes/pages/register.tsx).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
+import type { PasswordPolicy } from '../shared/password-policy';
 import type { AppKey, RedirectionInput } from '../shared/redirection';
 import { pendingStepUrl, redirectionFor, type SignedInUser } from '../shared/signed-in';
+import { useHydrated } from './hydrated';
 import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from './Redirection';
 
@@ -21,11 +24,17 @@ export interface RegisterFormProps {
   signature: string;
   /** The server found the link expired already when it rendered the page. */
   expired: boolean;
+  /** The password policy for this address. */
+  policy: PasswordPolicy;
   hostTenantId: number | null;
   appUrls: Record<AppKey, string>;
+  /** A posted form's refusal: a message key (final or not), or the server's words about the password. */
+  initialMessage?: { key: string; final: boolean } | null;
+  initialPasswordError?: string | null;
 }
 
-const MESSAGES: Record<string, string> = {
+/** The refusals of POST users/register that end the page, by code word. */
+export const REGISTER_MESSAGES: Record<string, string> = {
   'already-registered': 'register.alreadyRegistered',
   'Invalid signature.': 'register.invalidSignature',
   'account-deleted': 'register.accountDeleted',
@@ -39,22 +48,20 @@ export function linkExpired(expires: string, now: number): boolean {
 
 export default function RegisterForm(p: RegisterFormProps) {
   const t = getT(p.lang);
-  const [policy, setPolicy] = useState<PasswordPolicy | null>(null);
+  const hydrated = useHydrated();
+  const policy = p.policy;
   const next = useNewPassword(policy, p.email);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<string | null>(p.expired ? t('register.linkExpired') : null);
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [final, setFinal] = useState(p.expired);
+  const first = p.expired ? { key: 'register.linkExpired', final: true } : (p.initialMessage ?? null);
+  const [message, setMessage] = useState<string | null>(first ? t(first.key) : null);
+  const [passwordError, setPasswordError] = useState<string | null>(p.initialPasswordError ?? null);
+  const [final, setFinal] = useState(first?.final ?? false);
   const [redirection, setRedirection] = useState<RedirectionInput | null>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const messageRef = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
-    if (p.expired) return;
-    void api<PasswordPolicy>(p.basePath, 'GET', `users/password-policy/${encodeURIComponent(p.email)}`).then((r) =>
-      setPolicy(r.ok && typeof r.data.minimum_password_length === 'number' ? r.data : DEFAULT_POLICY),
-    );
-    passwordRef.current?.focus();
+    if (!final && !message) passwordRef.current?.focus();
   }, []);
   useEffect(() => {
     if (message) messageRef.current?.focus();
@@ -91,7 +98,7 @@ export default function RegisterForm(p: RegisterFormProps) {
       setPasswordError(r.data.errors.password?.[0] ?? r.data.errors.password_confirmation?.[0] ?? null);
       return passwordRef.current?.focus();
     }
-    const key = r.data.message ? MESSAGES[r.data.message] : undefined;
+    const key = r.data.message ? REGISTER_MESSAGES[r.data.message] : undefined;
     if (key) return fail(key, true);
     fail('register.failed', false);
   };
@@ -123,7 +130,13 @@ export default function RegisterForm(p: RegisterFormProps) {
           {t('common.backToLogin')}
         </a>
       ) : (
-        <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+        <form
+          method="post"
+          action={`${p.basePath}/register/${encodeURIComponent(p.email)}?${new URLSearchParams({ expires: p.expires, id: p.id, signature: p.signature })}`}
+          noValidate
+          onSubmit={(e) => void submit(e)}
+          className="flex flex-col gap-4"
+        >
           <p className="m-0 text-slate-700">{t('register.intro', { email: p.email })}</p>
           {/* For password managers: the account the new password belongs to. */}
           <input type="email" name="username" autoComplete="username" value={p.email} readOnly hidden />
@@ -135,10 +148,12 @@ export default function RegisterForm(p: RegisterFormProps) {
             passwordLabel={t('register.password')}
             confirmationLabel={t('register.confirmation')}
             passwordError={passwordError}
+            names={{ password: 'password', confirmation: 'password_confirmation' }}
             onEdit={() => passwordError && setPasswordError(null)}
             inputRef={passwordRef}
           />
-          <button type="submit" disabled={!next.valid || busy} className={primary}>
+          {/* Disabled until valid only once the island runs: without JavaScript the server checks. */}
+          <button type="submit" disabled={busy || (hydrated && !next.valid)} className={primary}>
             {t('register.submit')}
           </button>
         </form>

@@ -1,13 +1,16 @@
-// Reset password (spec 01 "Reset password screen", section 4 "Reset", section 8 "Reset"): a
-// progress bar while the token is checked (POST password/verify-reset-token), then the policy for
-// the address (GET users/password-policy/{email}), then the form. On success the user is signed
-// in: a 3-second countdown, then the redirection step.
+// Reset password (spec 01 "Reset password screen", section 4 "Reset", section 8 "Reset"): the
+// page checks the token and loads the policy for the address before it renders (so there is
+// nothing to wait for, and no progress bar), then the form. On success the user is signed in: a
+// 3-second countdown, then the redirection step. Without JavaScript the form posts to the reset
+// page, which signs in and redirects, or shows the form again with the error
+// (src/routes/pages/reset.tsx).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import { DEFAULT_POLICY, type PasswordPolicy } from '../shared/password-policy';
+import type { PasswordPolicy } from '../shared/password-policy';
 import type { AppKey, RedirectionInput } from '../shared/redirection';
 import { pendingStepUrl, redirectionFor, type SignedInUser } from '../shared/signed-in';
+import { useHydrated } from './hydrated';
 import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from './Redirection';
 
@@ -16,38 +19,33 @@ export interface ResetFormProps {
   basePath: string;
   email: string;
   token: string;
+  /** The token was live when the page was made; its policy, or null when it was not. */
+  policy: PasswordPolicy | null;
   hostTenantId: number | null;
   appUrls: Record<AppKey, string>;
+  /** A posted form's refusal, in words. */
+  initialError?: string | null;
 }
 
 /** Seconds between the success message and the redirection step (spec 01 section 9). */
 export const RESET_COUNTDOWN = 3;
 
-type Phase = 'verifying' | 'invalid' | 'form' | 'done';
+type Phase = 'invalid' | 'form' | 'done';
 
 export default function ResetForm(p: ResetFormProps) {
   const t = getT(p.lang);
-  const [phase, setPhase] = useState<Phase>(p.email && p.token ? 'verifying' : 'invalid');
-  const [policy, setPolicy] = useState<PasswordPolicy | null>(null);
+  const hydrated = useHydrated();
+  const [phase, setPhase] = useState<Phase>(p.policy ? 'form' : 'invalid');
+  const policy = p.policy;
   const next = useNewPassword(policy, p.email);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(p.initialError ?? null);
   const [countdown, setCountdown] = useState(RESET_COUNTDOWN);
   const [redirection, setRedirection] = useState<RedirectionInput | null>(null);
   const [signedIn, setSignedIn] = useState<RedirectionInput | null>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const messageRef = useRef<HTMLParagraphElement>(null);
 
-  useEffect(() => {
-    if (phase !== 'verifying') return;
-    void (async () => {
-      const v = await api(p.basePath, 'POST', 'password/verify-reset-token', { email: p.email, token: p.token });
-      if (!v.ok) return setPhase('invalid');
-      const pol = await api<PasswordPolicy>(p.basePath, 'GET', `users/password-policy/${encodeURIComponent(p.email)}`);
-      setPolicy(pol.ok && typeof pol.data.minimum_password_length === 'number' ? pol.data : DEFAULT_POLICY);
-      setPhase('form');
-    })();
-  }, []);
   useEffect(() => {
     if (phase === 'form') passwordRef.current?.focus();
     if (phase === 'invalid' || phase === 'done') messageRef.current?.focus();
@@ -93,19 +91,6 @@ export default function ResetForm(p: ResetFormProps) {
   };
 
   if (redirection) return <Redirection lang={p.lang} input={redirection} />;
-
-  if (phase === 'verifying') {
-    return (
-      <div className="py-4">
-        <p id="reset-verifying" className="mt-0 text-center text-slate-700">
-          {t('reset.verifying')}
-        </p>
-        <div role="progressbar" aria-labelledby="reset-verifying" className="h-2 overflow-hidden rounded bg-slate-200" data-testid="reset-progress">
-          <div className="h-full w-1/3 animate-pulse rounded bg-blue-800" />
-        </div>
-      </div>
-    );
-  }
   if (phase === 'invalid') {
     return (
       <div>
@@ -137,13 +122,21 @@ export default function ResetForm(p: ResetFormProps) {
           </p>
         )}
       </div>
-      <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+      <form
+        method="post"
+        action={`${p.basePath}/reset?${new URLSearchParams({ email: p.email, token: p.token })}`}
+        noValidate
+        onSubmit={(e) => void submit(e)}
+        className="flex flex-col gap-4"
+      >
+        <input type="hidden" name="token" value={p.token} />
         <div>
           <label htmlFor="reset-email" className="font-medium">
             {t('reset.email')}
           </label>
           <input
             id="reset-email"
+            name="email"
             type="email"
             autoComplete="username"
             value={p.email}
@@ -158,10 +151,12 @@ export default function ResetForm(p: ResetFormProps) {
           state={next}
           passwordLabel={t('reset.password')}
           confirmationLabel={t('reset.confirmation')}
+          names={{ password: 'password', confirmation: 'password_confirmation' }}
           inputRef={passwordRef}
           onEdit={() => error && setError(null)}
         />
-        <button type="submit" disabled={!next.valid || busy} className={primary}>
+        {/* Disabled until valid only once the island runs: without JavaScript the server checks. */}
+        <button type="submit" disabled={busy || (hydrated && !next.valid)} className={primary}>
           {t('reset.submit')}
         </button>
       </form>

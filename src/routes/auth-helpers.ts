@@ -1,12 +1,17 @@
 // HTTP details shared by the sign-in routes: client info, the device and challenge cookies, and
 // the answer every successful way in gives (user + password_compliance + session cookie).
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { User } from '../db/schema';
-import type { PasswordCompliance } from '../domain/auth/compliance';
-import type { ClientInfo, SignIn, SignInOutcome } from '../domain/auth/sign-in';
+import type { Tenant, User } from '../db/schema';
+import { passwordCompliance, type PasswordCompliance } from '../domain/auth/compliance';
+import { createHandoff } from '../domain/auth/handoff';
+import { policyForEmail } from '../domain/auth/password-reset';
+import { completeSignIn, type ClientInfo, type SignIn, type SignInOutcome } from '../domain/auth/sign-in';
+import { AppError } from '../domain/errors';
 import { randomToken } from '../domain/security/tokens';
+import { tenantOrigin } from '../domain/tenants/hosts';
 import { listMemberships } from '../domain/tenants/memberships';
 import { userPayload } from '../domain/users/profile';
+import { rememberedDeviceCookie } from './api/twofa';
 import { setSessionCookie } from './cookies';
 import type { Context } from 'hono';
 import { CHALLENGE_COOKIE, cookieName, type AppEnv, type Ctx } from './env';
@@ -67,6 +72,73 @@ export async function signedIn(c: Ctx, user: User, session: SignIn, compliance: 
     initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null,
     password_compliance: compliance,
   });
+}
+
+/** Where a tenant's SAML login starts (on its initial subdomain), coming back to `relay`. */
+export function ssoLoginUrl(c: Ctx, initialSubdomain: string, relay: string): string {
+  const here = new URL(c.req.url);
+  const origin = `${c.var.https ? 'https' : 'http'}://${initialSubdomain}.${c.var.deps.config.PORTAL_DOMAIN}${here.port ? ':' + here.port : ''}`;
+  return `${origin}${c.var.deps.config.BASE_PATH}/api/saml2/all/login?RelayState=${encodeURIComponent(relay)}`;
+}
+
+/**
+ * A hand-off of this session to another tenant's host, to `path` there (POST api/handoff, and the
+ * organisation chooser posted without JavaScript): the URL that redeems it, or, for an SSO member
+ * of that tenant, its SAML login, or, for a session an IdP vouched for, that host's login page.
+ */
+export async function handoffTo(c: Ctx, tenantId: number, path: string): Promise<{ message?: 'redirect-to-sso' | 'sign-in-required'; url: string }> {
+  const { deps, session } = c.var;
+  if (!session) throw new AppError('unauthenticated', 401);
+  const base = deps.config.BASE_PATH;
+  let handoff;
+  try {
+    handoff = await createHandoff(deps, session, tenantId, path, handoffBrowserToken(c, true) ?? '');
+  } catch (err) {
+    // An SSO member of the chosen tenant goes to its SAML login (the browser just follows `url`).
+    if (err instanceof AppError && err.code === 'redirect-to-sso') {
+      return { message: 'redirect-to-sso', url: ssoLoginUrl(c, String(err.details.initial_subdomain), path) };
+    }
+    // A session an IdP vouched for does not reach other tenants: the person signs in there.
+    if (err instanceof AppError && err.code === 'sign-in-required') {
+      const origin = tenantOrigin(err.details.tenant as Tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
+      return { message: 'sign-in-required', url: `${origin}${base}/login?continue=${encodeURIComponent(path)}` };
+    }
+    throw err;
+  }
+  const origin = tenantOrigin(handoff.tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
+  return { url: `${origin}${base}/handoff?code=${encodeURIComponent(handoff.code)}` };
+}
+
+/**
+ * After a reset or a registration the person goes on through completeSignIn like any way in (the
+ * link proved the mailbox): their second factor, or a 2FA setup the tenant enforces, is asked for
+ * as the next step; someone who may not enter here (or an SSO member) signs in again.
+ */
+export async function signInAfterPasswordSet(
+  c: Ctx,
+  user: User,
+  password: string,
+  via: 'reset' | 'registration',
+): Promise<SignInOutcome | { kind: 'requires-login' }> {
+  const { deps, hostTenant } = c.var;
+  const policy = await policyForEmail(deps, user.email, hostTenant);
+  let outcome;
+  try {
+    outcome = await completeSignIn(deps, {
+      user,
+      via,
+      hostTenant,
+      client: clientInfo(c),
+      remember: false,
+      compliance: passwordCompliance(password, user.email, policy, user.passwordScore),
+      deviceToken: deviceToken(c),
+      rememberedDeviceToken: rememberedDeviceCookie(c),
+    });
+  } catch (e) {
+    if (e instanceof AppError && e.status === 403) return { kind: 'requires-login' };
+    throw e;
+  }
+  return outcome.kind === 'redirect-to-sso' ? { kind: 'requires-login' } : outcome;
 }
 
 /**

@@ -1,12 +1,13 @@
-// One i18next instance holding both languages; each request or island takes a fixed `t` for its
-// language (getFixedT never mutates the instance, so concurrent requests cannot leak languages).
-import i18next, { type TFunction } from 'i18next';
+// The server's translations: one i18next instance holding both languages; each request takes a
+// fixed `t` for its language (getFixedT never mutates the instance, so concurrent requests cannot
+// leak languages). The browser build replaces this module with `i18n.browser.ts` (same exports
+// the islands use, no i18next, only the page's texts): scripts/browser-build-options.mjs.
+import i18next from 'i18next';
 import ja from '../../locales/ja.json';
 import en from '../../locales/en.json';
+import { DEFAULT_LANG, flattenTexts, isLang, LANGUAGES, type Lang, type T, type Texts } from './texts';
 
-export const LANGUAGES = ['ja', 'en'] as const;
-export type Lang = (typeof LANGUAGES)[number];
-export const DEFAULT_LANG: Lang = 'ja';
+export { DEFAULT_LANG, isLang, LANGUAGES, type Lang, type T };
 
 const instance = i18next.createInstance();
 void instance.init({
@@ -18,22 +19,29 @@ void instance.init({
   returnNull: false,
 });
 
-export type T = TFunction;
+const fixed: Record<Lang, T> = {
+  ja: wrap('ja'),
+  en: wrap('en'),
+};
 
-/**
- * The browser bundle holds no translations (scripts/build.mjs empties the imports above): the
- * browser entry adds the page's language, loaded as a chunk of its own, before hydrating.
- */
-export function addLanguage(lang: Lang, translations: object): void {
-  instance.addResourceBundle(lang, 'translation', translations, true, true);
+function wrap(lang: Lang): T {
+  const t = instance.getFixedT(lang);
+  return (key, vars) => (vars ? t(key, vars) : t(key));
 }
 
 export function getT(lang: Lang): T {
-  return instance.getFixedT(lang);
+  return fixed[lang];
 }
 
-export function isLang(v: unknown): v is Lang {
-  return v === 'ja' || v === 'en';
+// Every text of a language as dotted keys, English filling any gap (i18next's fallback), made
+// once: the pages pick their islands' texts from it (src/ui/render.tsx).
+const flat: Record<Lang, Texts> = {
+  ja: { ...flattenTexts(en), ...flattenTexts(ja) },
+  en: flattenTexts(en),
+};
+
+export function allTexts(lang: Lang): Texts {
+  return flat[lang];
 }
 
 /** Picks ja or en from an Accept-Language header, by the listed order and q-values. */

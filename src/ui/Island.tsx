@@ -1,9 +1,11 @@
 // Marks an interactive island: the server renders the component with its props, and the browser
 // entry hydrates it with the same JSON props (JSON-serialisable only; DESIGN.md section 9).
 import { createContext, useContext, type ComponentType } from 'react';
+import type { IslandName } from '../island-texts';
 
 export interface IslandCollector {
-  names: Set<string>;
+  /** The islands on the page: the page carries their texts (src/ui/render.tsx). */
+  names: Set<IslandName>;
   next: number;
 }
 export const IslandContext = createContext<IslandCollector | null>(null);
@@ -23,7 +25,7 @@ export function Island<P extends object>({
   component: Component,
   props,
 }: {
-  name: string;
+  name: IslandName;
   component: ComponentType<P>;
   props: P;
 }) {

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import ja from '../../locales/ja.json';
-import { getT, langFromAcceptLanguage } from '../../src/shared/i18n';
+import { allTexts, getT, langFromAcceptLanguage, LANGUAGES } from '../../src/shared/i18n';
+import { flattenTexts, lookupT } from '../../src/shared/texts';
 
 const flatten = (o: object, p = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? flatten(v, `${p}${k}.`) : [`${p}${k}`]));
@@ -30,6 +31,48 @@ describe('locales', () => {
     for (const k of flatten(ja)) expect(getT('ja')(k)).not.toBe('');
     expect(getT('ja')('errors.invalid-credentials')).toBe('メールアドレスまたはパスワードが正しくありません。');
     expect(getT('en')('errors.invalid-credentials')).toBe('These credentials do not match our records.');
+  });
+
+  // The browser translates with the small lookup of src/shared/texts.ts, the server with i18next;
+  // the islands' markup must be the same on both sides (hydration), so the files may use only what
+  // the lookup does, and the two must agree on every text.
+  it('uses only {{name}} placeholders: no plurals, nesting, formats or unescaped values', () => {
+    const unsupported: string[] = [];
+    for (const [lang, tree] of [['ja', ja], ['en', en]] as const) {
+      for (const [k, v] of Object.entries(flattenTexts(tree))) {
+        if (/_(zero|one|two|few|many|other)$/.test(k)) unsupported.push(`${lang} ${k}: plural form`);
+        if (v.includes('$t(')) unsupported.push(`${lang} ${k}: nesting`);
+        for (const m of v.matchAll(/\{\{(.*?)\}\}/g)) if (!/^\s*\w+\s*$/.test(m[1]!)) unsupported.push(`${lang} ${k}: {{${m[1]}}}`);
+      }
+      expect(Object.keys(flattenTexts(tree)).length).toBe(Object.keys(allTexts(lang)).length);
+    }
+    expect(unsupported).toEqual([]);
+  });
+
+  it('the browser lookup gives what i18next gives, for every text of both languages', () => {
+    for (const lang of LANGUAGES) {
+      const server = getT(lang);
+      const browser = lookupT(allTexts(lang));
+      let withPlaceholders = 0;
+      for (const [k, text] of Object.entries(allTexts(lang))) {
+        const names = [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!);
+        expect(browser(k), k).toBe(server(k));
+        if (names.length === 0) continue;
+        withPlaceholders++;
+        const vars = Object.fromEntries(names.map((n, i) => [n, i % 2 ? 42 + i : `<v${i}&"'>`]));
+        expect(browser(k, vars), k).toBe(server(k, vars));
+        // One value missing stays as written; null and undefined become "".
+        const [first, ...rest] = names;
+        const partial = Object.fromEntries(rest.map((n) => [n, 'x']));
+        expect(browser(k, partial), k).toBe(server(k, partial));
+        expect(browser(k, { [first!]: null }), k).toBe(server(k, { [first!]: null }));
+        expect(browser(k, { [first!]: undefined }), k).toBe(server(k, { [first!]: undefined }));
+        // A value that looks like a placeholder is not replaced again.
+        expect(browser(k, { [first!]: `{{${first}}}` }), k).toBe(server(k, { [first!]: `{{${first}}}` }));
+      }
+      expect(withPlaceholders).toBeGreaterThan(50);
+    }
+    expect(lookupT(allTexts('en'))('no.such.key')).toBe(getT('en')('no.such.key'));
   });
 
   it('Accept-Language picks ja or en by preference', () => {

@@ -5,12 +5,10 @@ import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { tenants } from '../../db/schema';
 import { changePassword } from '../../domain/auth/change-password';
-import { passwordCompliance } from '../../domain/auth/compliance';
 import { forgetRememberedDevice, listDevices, logoutDevice, logoutOtherDevices } from '../../domain/auth/devices';
 import { mapAddinToken, redeemAddinToken } from '../../domain/auth/outlook';
 import { isResetTokenValid, policyForEmail, requestPasswordReset, resetPassword } from '../../domain/auth/password-reset';
 import { register, sendVerificationMail, verifyEmail } from '../../domain/auth/registration';
-import { completeSignIn } from '../../domain/auth/sign-in';
 import { AppError } from '../../domain/errors';
 import type { User } from '../../db/schema';
 import {
@@ -24,7 +22,7 @@ import {
   signedLinkQuerySchema,
   verifyResetTokenSchema,
 } from '../../shared/schemas';
-import { answerOutcome, clientInfo, deviceToken } from '../auth-helpers';
+import { answerOutcome, signInAfterPasswordSet } from '../auth-helpers';
 import type { AppEnv, Ctx } from '../env';
 import { requireSession } from '../middleware/guards';
 import { limitPerAddress } from '../middleware/rate-limit';
@@ -39,43 +37,28 @@ accountApi.post('/password/email', async (c) => {
   return c.json({ message: outcome }, outcome === 'error_sending_mail' ? 502 : 200);
 });
 
-accountApi.post('/password/verify-reset-token', limitPerAddress('reset-check', 30, 60_000), async (c) => {
+// Per-address limits of the unauthenticated link and policy checks; the reset and registration
+// pages (which also work without JavaScript) count in the same ones.
+export const resetCheckLimit = limitPerAddress('reset-check', 30, 60_000);
+export const policyLimit = limitPerAddress('policy', 60, 60_000);
+export const registerLimit = limitPerAddress('register', 20, 60_000);
+
+accountApi.post('/password/verify-reset-token', resetCheckLimit, async (c) => {
   const { email, token } = await readJson(c, verifyResetTokenSchema);
   if (!(await isResetTokenValid(c.var.deps, email, token))) throw new AppError('invalid-token', 422);
   return c.json({ message: 'valid' });
 });
 
-accountApi.get('/users/password-policy/:email', limitPerAddress('policy', 60, 60_000), async (c) => {
+accountApi.get('/users/password-policy/:email', policyLimit, async (c) => {
   const parsed = emailSchema.safeParse(c.req.param('email'));
   if (!parsed.success) throw new AppError('The given data was invalid.', 422, { errors: { email: [c.var.t('validation.emailInvalid')] } });
   return c.json(await policyForEmail(c.var.deps, parsed.data, c.var.hostTenant));
 });
 
-/**
- * After a reset or a registration the person goes on through completeSignIn like any way in (the
- * link proved the mailbox): their second factor, or a 2FA setup the tenant enforces, is asked for
- * as the next step; someone who may not enter here (or an SSO member) signs in again.
- */
-async function signInAfterPasswordSet(c: Ctx, user: User, password: string, via: 'reset' | 'registration') {
-  const { deps, hostTenant } = c.var;
-  const policy = await policyForEmail(deps, user.email, hostTenant);
-  let outcome;
-  try {
-    outcome = await completeSignIn(deps, {
-      user,
-      via,
-      hostTenant,
-      client: clientInfo(c),
-      remember: false,
-      compliance: passwordCompliance(password, user.email, policy, user.passwordScore),
-      deviceToken: deviceToken(c),
-      rememberedDeviceToken: rememberedDeviceCookie(c),
-    });
-  } catch (e) {
-    if (e instanceof AppError && e.status === 403) return c.json({ message: 'password-set', requires_login: true, user: null });
-    throw e;
-  }
-  if (outcome.kind === 'redirect-to-sso') return c.json({ message: 'password-set', requires_login: true, user: null });
+/** The answer after a reset or a registration: signed in, the next step, or sign in again. */
+async function answerPasswordSet(c: Ctx, user: User, password: string, via: 'reset' | 'registration') {
+  const outcome = await signInAfterPasswordSet(c, user, password, via);
+  if (outcome.kind === 'requires-login') return c.json({ message: 'password-set', requires_login: true, user: null });
   return answerOutcome(c, outcome);
 }
 
@@ -89,7 +72,7 @@ accountApi.post('/password/reset', async (c) => {
     hostTenant: c.var.hostTenant,
     ip: c.var.clientIp,
   });
-  return signInAfterPasswordSet(c, user, input.password, 'reset');
+  return answerPasswordSet(c, user, input.password, 'reset');
 });
 
 function linkQuery(c: Ctx) {
@@ -105,9 +88,9 @@ function userId(c: { req: { param(name: 'id'): string } }): number {
 }
 
 /** The absolute origin a link was opened on: signatures cover it. */
-const requestOrigin = (c: Ctx) => `${c.var.https ? 'https' : 'http'}://${new URL(c.req.url).host}`;
+export const requestOrigin = (c: Ctx) => `${c.var.https ? 'https' : 'http'}://${new URL(c.req.url).host}`;
 
-accountApi.post('/users/register/:id', limitPerAddress('register', 20, 60_000), async (c) => {
+accountApi.post('/users/register/:id', registerLimit, async (c) => {
   const input = await readJson(c, registerSchema);
   const user = await register(c.var.deps, c.var.t, {
     origin: requestOrigin(c),
@@ -118,7 +101,7 @@ accountApi.post('/users/register/:id', limitPerAddress('register', 20, 60_000), 
     hostTenant: c.var.hostTenant,
     ip: c.var.clientIp,
   });
-  return signInAfterPasswordSet(c, user, input.password, 'registration');
+  return answerPasswordSet(c, user, input.password, 'registration');
 });
 
 accountApi.post('/users/verify/:id', limitPerAddress('verify', 20, 60_000), async (c) => {

@@ -2,22 +2,19 @@
 // hand-off that moves a session to another tenant's host.
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { users, type Tenant } from '../../db/schema';
-import { createHandoff } from '../../domain/auth/handoff';
+import { users } from '../../db/schema';
 import { login } from '../../domain/auth/login';
 import { deleteSession } from '../../domain/auth/sessions';
 import { audit } from '../../domain/audit/log';
-import { AppError } from '../../domain/errors';
 import { singleLogoutUrl } from '../../domain/sso/flow';
 import { spUrls } from '../../domain/sso/sp';
-import { tenantOrigin } from '../../domain/tenants/hosts';
 import { listMemberships } from '../../domain/tenants/memberships';
 import { userPayload } from '../../domain/users/profile';
 import { safeContinuePath } from '../../shared/continue-path';
 import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas';
 import { clearSessionCookie } from '../cookies';
-import { answerOutcome, clientInfo, deviceToken, handoffBrowserToken } from '../auth-helpers';
-import type { AppEnv } from '../env';
+import { answerOutcome, clientInfo, deviceToken, handoffTo } from '../auth-helpers';
+import type { AppEnv, Ctx } from '../env';
 import { rememberedDeviceCookie } from './twofa';
 import { requireSession } from '../middleware/guards';
 import { readJson } from './validate';
@@ -79,25 +76,5 @@ authApi.post('/handoff', requireSession, async (c) => {
   const { deps } = c.var;
   const base = deps.config.BASE_PATH;
   const path = safeContinuePath(input.continue, base, appPaths(deps.config)) ?? `${base}/my-account`;
-  let handoff;
-  try {
-    handoff = await createHandoff(deps, c.var.session, input.tenant_id, path, handoffBrowserToken(c, true) ?? '');
-  } catch (err) {
-    // An SSO member of the chosen tenant goes to its SAML login (the browser just follows `url`).
-    if (err instanceof AppError && err.code === 'redirect-to-sso') {
-      const here = new URL(c.req.url);
-      const origin = `${c.var.https ? 'https' : 'http'}://${String(err.details.initial_subdomain)}.${deps.config.PORTAL_DOMAIN}${here.port ? ':' + here.port : ''}`;
-      return c.json({ message: 'redirect-to-sso', url: `${origin}${base}/api/saml2/all/login?RelayState=${encodeURIComponent(path)}` });
-    }
-    // A session an IdP vouched for does not reach other tenants: the person signs in there.
-    if (err instanceof AppError && err.code === 'sign-in-required') {
-      const origin = tenantOrigin(err.details.tenant as Tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
-      return c.json({ message: 'sign-in-required', url: `${origin}${base}/login?continue=${encodeURIComponent(path)}` });
-    }
-    throw err;
-  }
-  const { code, tenant } = handoff;
-  const origin = tenantOrigin(tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
-  return c.json({ url: `${origin}${base}/handoff?code=${encodeURIComponent(code)}` });
+  return c.json(await handoffTo(c as unknown as Ctx, input.tenant_id, path));
 });
-

@@ -1,8 +1,9 @@
 // Unauthenticated read calls used before sign-in: maintenance messages and the SSO checks.
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { samlSettings, tenants, tenantUsers, users } from '../../db/schema';
+import { samlSettings } from '../../db/schema';
 import { currentMaintenanceMessages } from '../../domain/maintenance';
+import { ssoSubdomainForEmail } from '../../domain/sso/email-check';
 import { emailQuerySchema } from '../../shared/schemas';
 import type { AppEnv, Ctx } from '../env';
 import { ssoStatus } from './helpers';
@@ -26,37 +27,17 @@ publicApi.get('/saml2/check', async (c) => {
   });
 });
 
-/**
- * Whether an email signs in with SSO: an active membership with SSO switched on, in a tenant
- * whose IdP is configured and enabled. On a subdomain only that tenant counts. Unknown emails
- * answer the same as non-SSO ones.
- */
+/** Whether an email signs in with SSO (domain/sso/email-check.ts); on a subdomain only that tenant counts. */
 async function ssoForEmail(c: Ctx, onlyHost: boolean) {
   const { email } = readQuery(c, emailQuerySchema);
-  const conditions = [
-    eq(users.email, email.toLowerCase()),
-    isNull(tenantUsers.deactivatedAt),
-    eq(tenantUsers.isSsoEnabled, true),
-    eq(tenants.isSsoEnabled, true),
-    eq(samlSettings.isIdpConfigured, true),
-  ];
-  if (onlyHost) {
-    if (!c.var.hostTenant) return c.json({ is_idp_configured: false, initial_subdomain: null });
-    conditions.push(eq(tenants.id, c.var.hostTenant.id));
-  }
-  const row = await c.var.deps.db
-    .select({ initialSubdomain: tenants.initialSubdomain })
-    .from(users)
-    .innerJoin(tenantUsers, eq(tenantUsers.userId, users.id))
-    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-    .innerJoin(samlSettings, eq(samlSettings.tenantId, tenants.id))
-    .where(and(...conditions))
-    .get();
-  return c.json({ is_idp_configured: Boolean(row), initial_subdomain: row?.initialSubdomain ?? null });
+  if (onlyHost && !c.var.hostTenant) return c.json({ is_idp_configured: false, initial_subdomain: null });
+  const subdomain = await ssoSubdomainForEmail(c.var.deps.db, email, onlyHost ? c.var.hostTenant!.id : undefined);
+  return c.json({ is_idp_configured: subdomain !== null, initial_subdomain: subdomain });
 }
 
 // Lookups by email reveal SSO use, so they are rate limited per address: generous enough for an
 // office of thousands behind one NAT address signing in at 9:00, far below bulk enumeration.
-const lookupLimit = limitPerAddress('sso-check', 600, 10 * 60_000);
-publicApi.get('/saml2/check-using-email', lookupLimit, (c) => ssoForEmail(c, false));
-publicApi.get('/saml2/check-using-email-with-subdomain', lookupLimit, (c) => ssoForEmail(c, true));
+// The login page's form (without JavaScript) counts in the same limit.
+export const ssoLookupLimit = limitPerAddress('sso-check', 600, 10 * 60_000);
+publicApi.get('/saml2/check-using-email', ssoLookupLimit, (c) => ssoForEmail(c, false));
+publicApi.get('/saml2/check-using-email-with-subdomain', ssoLookupLimit, (c) => ssoForEmail(c, true));

@@ -1,26 +1,49 @@
 // Login screen (spec 01 "Login screen"); a signed-in visitor goes straight to the redirection step.
+// Without JavaScript the form posts here (decision 0029): Next answers the password step (or the
+// IdP), the password step signs in through the same domain function as POST api/v2/login, and
+// the organisation chooser posts its choice to /login/organization.
 import { Hono } from 'hono';
+import { login } from '../../domain/auth/login';
+import { AppError } from '../../domain/errors';
 import { currentMaintenanceMessages } from '../../domain/maintenance';
+import { ssoSubdomainForEmail } from '../../domain/sso/email-check';
 import { canonicalLabel } from '../../domain/tenants/hosts';
 import { activeOnly, listMemberships } from '../../domain/tenants/memberships';
 import LanguageSwitch from '../../islands/LanguageSwitch';
-import LoginForm from '../../islands/LoginForm';
+import LoginForm, { loginErrorKey, type LoginStep } from '../../islands/LoginForm';
 import OutlookComplete from '../../islands/OutlookComplete';
 import Redirection from '../../islands/Redirection';
 import { safeContinuePath } from '../../shared/continue-path';
-import { addinTokenSchema, emailQuerySchema } from '../../shared/schemas';
+import { afterTenantChosen, decideRedirection } from '../../shared/redirection';
+import { addinTokenSchema, emailQuerySchema, loginSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { renderPage } from '../../ui/render';
 import { appPaths, appUrls, ssoStatus } from '../api/helpers';
+import { ssoLookupLimit } from '../api/public';
+import { rememberedDeviceCookie } from '../api/twofa';
+import { clientInfo, deviceToken, handoffTo, ssoLoginUrl } from '../auth-helpers';
 import type { AppEnv, Ctx } from '../env';
+import { answerOutcomeWithRedirect, destination, pageForm, readForm, redirectionInput, seeOther } from './forms';
 
 export const loginPages = new Hono<AppEnv>();
+
+/** A posted login form shown again: its step, what was typed, and what the server found wrong. */
+interface PostedLogin {
+  step: LoginStep;
+  email: string;
+  remember: boolean;
+  alert?: string;
+  emailError?: string;
+  passwordError?: string;
+  wait?: number;
+  status?: 200 | 400 | 401 | 403 | 422 | 429;
+}
 
 /** Messages other pages send the user to login with (`?notice=`): password set, already verified, 2FA failure. */
 const LOGIN_NOTICES = ['password-set', 'already-verified', 'twofa-error'] as const;
 const ERROR_NOTICES: readonly string[] = ['twofa-error'];
 
-async function loginPage(c: Ctx) {
+async function loginPage(c: Ctx, posted?: PostedLogin) {
   const { deps, t, lang, hostTenant, user } = c.var;
   const base = deps.config.BASE_PATH;
   const url = new URL(c.req.url);
@@ -37,24 +60,21 @@ async function loginPage(c: Ctx) {
     main = <Island name="OutlookComplete" component={OutlookComplete} props={{ lang, basePath: base, token, startUrl, email: user.email }} />;
   } else if (user) {
     const memberships = activeOnly(await listMemberships(deps.db, user.id));
-    main = (
-      <Island
-        name="Redirection"
-        component={Redirection}
-        props={{
-          lang,
-          input: {
-            tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps })),
-            hostTenantId: hostTenant?.id ?? null,
-            isTenantManager: user.isTenantManager,
-            continuePath,
-            basePath: base,
-            appUrls: appUrls(deps.config),
-          },
-        }}
-      />
-    );
+    const input = {
+      tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps })),
+      hostTenantId: hostTenant?.id ?? null,
+      isTenantManager: user.isTenantManager,
+      continuePath,
+      basePath: base,
+      appUrls: appUrls(deps.config),
+    };
+    // One destination: straight there (the island would go at once; without JavaScript it could not).
+    const to = destination(decideRedirection(input));
+    if (to) return c.redirect(to, 302);
+    main = <Island name="Redirection" component={Redirection} props={{ lang, input }} />;
   } else {
+    // The main domain offers the SSO step as a page of its own too (`?step=sso`, the link of "Log in with SSO").
+    const step = posted?.step ?? (!hostTenant && c.req.query('step') === 'sso' ? 'sso' : undefined);
     main = (
       <Island
         name="LoginForm"
@@ -71,7 +91,17 @@ async function loginPage(c: Ctx) {
           source,
           token,
           startUrl,
-          initialEmail: emailQuerySchema.safeParse({ email: c.req.query('email') }).success ? c.req.query('email')! : null,
+          initialEmail: posted ? posted.email : emailQuerySchema.safeParse({ email: c.req.query('email') }).success ? c.req.query('email')! : null,
+          ...(step ? { initialStep: step } : {}),
+          ...(posted
+            ? {
+                initialRemember: posted.remember,
+                initialAlert: posted.alert ?? null,
+                initialEmailError: posted.emailError ?? null,
+                initialPasswordError: posted.passwordError ?? null,
+                initialWait: posted.wait ?? 0,
+              }
+            : {}),
         }}
       />
     );
@@ -79,6 +109,7 @@ async function loginPage(c: Ctx) {
   const notices = (Object.entries(maintenance) as [keyof typeof maintenance, string | null][]).filter(([, m]) => m);
   return renderPage(c, {
     titleKey: 'titles.login',
+    status: posted?.status ?? 200,
     body: (
       <div className="flex min-h-screen flex-col">
         {notices.length > 0 && (
@@ -119,5 +150,82 @@ async function loginPage(c: Ctx) {
   });
 }
 
-loginPages.get('/login', loginPage);
-loginPages.get('/', loginPage);
+loginPages.get('/login', (c) => loginPage(c));
+loginPages.get('/', (c) => loginPage(c));
+
+/** The steps of the login form posted without JavaScript; each answers what the island would show. */
+loginPages.post('/login', ...pageForm, async (c) => {
+  const { deps, hostTenant } = c.var;
+  const base = deps.config.BASE_PATH;
+  const url = new URL(c.req.url);
+  // Signed in meanwhile (another tab): the redirection step, as a visit to login shows it.
+  if (c.var.user) return seeOther(c, `${base}/login${url.search}`);
+  const form = await readForm(c);
+  const step: LoginStep = form.step === 'email' && hostTenant ? 'email' : form.step === 'sso' && !hostTenant ? 'sso' : 'password';
+  const email = form.email ?? '';
+  const remember = form.remember === '1';
+  const again = (p: Omit<PostedLogin, 'email' | 'remember'>) => loginPage(c, { email, remember, ...p });
+  const relay = url.pathname + url.search;
+
+  if (step === 'email' || step === 'sso') {
+    const parsed = emailQuerySchema.safeParse({ email });
+    if (!parsed.success) return again({ step, emailError: parsed.error.issues[0]!.message, status: 422 });
+    try {
+      // The same per-address limit as the API's SSO checks.
+      await ssoLookupLimit(c, async () => {});
+    } catch (e) {
+      if (e instanceof AppError && e.status === 429) return again({ step, wait: Number(e.details.duration), status: 429 });
+      throw e;
+    }
+    const subdomain = await ssoSubdomainForEmail(deps.db, parsed.data.email, step === 'email' ? hostTenant!.id : undefined);
+    if (subdomain) return seeOther(c, ssoLoginUrl(c, subdomain, relay));
+    // Next on a tenant host: the password step, the email locked. "Log in with SSO": not set up.
+    return step === 'email' ? again({ step: 'password' }) : again({ step, alert: 'errors.sso-not-configured' });
+  }
+
+  const parsed = loginSchema.safeParse({ email, password: form.password ?? '', remember });
+  if (!parsed.success) {
+    const issue = (field: string) => parsed.error.issues.find((i) => i.path[0] === field)?.message;
+    return again({ step, emailError: issue('email'), passwordError: issue('password') ? 'validation.required' : undefined, status: 422 });
+  }
+  const continuePath = safeContinuePath(c.req.query('continue'), base, appPaths(deps.config));
+  const outlook = c.req.query('source') === 'outlook' && addinTokenSchema.safeParse({ token: c.req.query('token') }).success;
+  let outcome;
+  try {
+    outcome = await login(deps, {
+      email: parsed.data.email,
+      password: parsed.data.password,
+      remember: parsed.data.remember,
+      hostTenant,
+      client: clientInfo(c),
+      deviceToken: deviceToken(c),
+      rememberedDeviceToken: rememberedDeviceCookie(c),
+    });
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    if (e.status === 429) {
+      c.header('Retry-After', String(e.details.duration));
+      return again({ step, wait: Number(e.details.duration), status: 429 });
+    }
+    const status = e.status === 401 || e.status === 403 ? e.status : 400;
+    return again({ step, alert: loginErrorKey(e.code), status });
+  }
+  return answerOutcomeWithRedirect(c, outcome, { query: url.search, continuePath, email, relay, outlook });
+});
+
+/** The organisation chooser posted without JavaScript: the same next step as the island's choice. */
+loginPages.post('/login/organization', ...pageForm, async (c) => {
+  const base = c.var.deps.config.BASE_PATH;
+  const url = new URL(c.req.url);
+  const login = `${base}/login${url.search}`;
+  if (!c.var.user) return seeOther(c, login);
+  const form = await readForm(c);
+  const continuePath = safeContinuePath(c.req.query('continue'), base, appPaths(c.var.deps.config));
+  const input = await redirectionInput(c, continuePath);
+  const tenant = input.tenants.find((x) => String(x.id) === form.tenant_id);
+  if (!tenant) return seeOther(c, login);
+  const decision = afterTenantChosen(input, tenant);
+  if (decision.kind === 'go') return seeOther(c, decision.url);
+  if (decision.kind === 'switch-tenant') return seeOther(c, (await handoffTo(c, decision.tenantId, decision.path)).url);
+  return seeOther(c, login);
+});

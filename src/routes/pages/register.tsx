@@ -1,29 +1,112 @@
 // Registration from an invitation link (spec 01 "Registration and verification pages"):
 // /register/:email?expires&id&signature (also `amp;signature`, from mail clients that re-escape "&").
+// The page loads the password policy for the address (in the per-address limit of GET
+// api/users/password-policy); without JavaScript the form posts here and goes through the same
+// domain function as POST api/users/register/{id} (decision 0029).
 import { Hono } from 'hono';
-import RegisterForm from '../../islands/RegisterForm';
+import { policyForEmail } from '../../domain/auth/password-reset';
+import { register } from '../../domain/auth/registration';
+import { AppError, ValidationError } from '../../domain/errors';
+import RegisterForm, { REGISTER_MESSAGES, type RegisterFormProps } from '../../islands/RegisterForm';
+import { DEFAULT_POLICY } from '../../shared/password-policy';
+import { emailSchema, registerSchema, signedLinkQuerySchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage } from '../../ui/render';
+import { renderPage, type PageOptions } from '../../ui/render';
+import { policyLimit, registerLimit, requestOrigin } from '../api/account';
 import { appUrls } from '../api/helpers';
-import type { AppEnv } from '../env';
+import { signInAfterPasswordSet } from '../auth-helpers';
+import type { AppEnv, Ctx } from '../env';
+import { answerOutcomeWithRedirect, pageForm, readForm, seeOther } from './forms';
 import { signedLinkProps } from './signed-link';
 
 export const registerPages = new Hono<AppEnv>();
 
-registerPages.get('/register/:email', (c) => {
+/** The address's policy; the default one when it cannot be told (as the island did on a failed load). */
+async function policyFor(c: Ctx, email: string) {
+  const parsed = emailSchema.safeParse(email);
+  if (!parsed.success) return DEFAULT_POLICY;
+  try {
+    await policyLimit(c, async () => {});
+  } catch (e) {
+    if (e instanceof AppError && e.status === 429) return DEFAULT_POLICY;
+    throw e;
+  }
+  return policyForEmail(c.var.deps, parsed.data, c.var.hostTenant);
+}
+
+async function registerPage(c: Ctx, posted?: Pick<RegisterFormProps, 'initialMessage' | 'initialPasswordError'> & { status?: PageOptions['status'] }) {
   const { deps, t, lang, hostTenant } = c.var;
   const link = signedLinkProps(c);
+  const policy = link.expired ? DEFAULT_POLICY : await policyFor(c, link.email);
   return renderPage(c, {
     titleKey: 'titles.register',
+    status: posted?.status ?? 200,
     body: (
       <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('register.heading')}>
         <Island
           name="RegisterForm"
           component={RegisterForm}
-          props={{ lang, basePath: deps.config.BASE_PATH, ...link, hostTenantId: hostTenant?.id ?? null, appUrls: appUrls(deps.config) }}
+          props={{
+            lang,
+            basePath: deps.config.BASE_PATH,
+            ...link,
+            policy,
+            hostTenantId: hostTenant?.id ?? null,
+            appUrls: appUrls(deps.config),
+            ...(posted?.initialMessage ? { initialMessage: posted.initialMessage } : {}),
+            ...(posted?.initialPasswordError ? { initialPasswordError: posted.initialPasswordError } : {}),
+          }}
         />
       </PublicCard>
     ),
   });
+}
+
+registerPages.get('/register/:email', (c) => registerPage(c));
+
+registerPages.post('/register/:email', ...pageForm, async (c) => {
+  const { deps, t, hostTenant } = c.var;
+  if (c.var.user) return seeOther(c, `${deps.config.BASE_PATH}/my-account`);
+  const fail = (key: string, final: boolean, status: PageOptions['status']) => registerPage(c, { initialMessage: { key, final }, status });
+  try {
+    // The same per-address limit as POST api/users/register.
+    await registerLimit(c, async () => {});
+  } catch (e) {
+    if (e instanceof AppError && e.status === 429) return fail('register.failed', false, 429);
+    throw e;
+  }
+  const form = await readForm(c);
+  const input = registerSchema.safeParse({ password: form.password ?? '', password_confirmation: form.password_confirmation ?? '' });
+  if (!input.success) return registerPage(c, { initialPasswordError: t('validation.required'), status: 422 });
+  const id = Number(c.req.query('id'));
+  if (!Number.isSafeInteger(id) || id <= 0) return fail('register.failed', false, 404);
+  // The address the link was made for is the page's path (the API's query carries it as `email`).
+  const query = signedLinkQuerySchema.safeParse({ ...c.req.query(), email: c.req.param('email') });
+  if (!query.success) return fail(REGISTER_MESSAGES['Invalid signature.']!, true, 403);
+  let user;
+  try {
+    user = await register(deps, t, {
+      origin: requestOrigin(c),
+      id,
+      query: query.data,
+      password: input.data.password,
+      confirmation: input.data.password_confirmation,
+      hostTenant,
+      ip: c.var.clientIp,
+    });
+  } catch (e) {
+    if (e instanceof ValidationError) {
+      return registerPage(c, { initialPasswordError: e.errors.password?.[0] ?? e.errors.password_confirmation?.[0] ?? t('register.failed'), status: 422 });
+    }
+    if (e instanceof AppError) {
+      const key = REGISTER_MESSAGES[e.code];
+      const status = e.status === 403 || e.status === 409 || e.status === 410 ? e.status : 400;
+      return key ? fail(key, true, status) : fail('register.failed', false, status);
+    }
+    throw e;
+  }
+  const outcome = await signInAfterPasswordSet(c, user, input.data.password, 'registration');
+  if (outcome.kind === 'requires-login') return seeOther(c, `${deps.config.BASE_PATH}/login?notice=password-set`);
+  return answerOutcomeWithRedirect(c, outcome, { query: '', continuePath: null, email: user.email, relay: new URL(c.req.url).pathname, outlook: false });
 });

@@ -1,0 +1,67 @@
+// The texts each island can show, as key prefixes of locales/*.json ("login" covers every
+// "login.*" key, "errors.generic" that one key). A page carries the texts of the islands on it and
+// no others (src/ui/render.tsx), so the browser needs neither i18next nor a whole language
+// (decision 0029). An island's entry covers everything its code and the components it imports
+// (lazily too) may translate: tests/unit/island-texts.test.ts reads their source and fails on a
+// key that no entry covers, and on an entry that covers nothing. src/client.ts loads exactly
+// these islands.
+
+const VALIDATION = ['validation'];
+const REDIRECTION = ['redirection', 'apps', 'common.loading', 'errors.generic'];
+const PASSWORD_FIELDS = ['passwordForm', 'passwordRules.confirmationMismatch'];
+const CHANGE_PASSWORD = ['changePassword', 'common.close', 'passwordRules.server', ...PASSWORD_FIELDS];
+const OUTLOOK = ['outlook'];
+/** What follows a sign-in: the forced change-password dialog, the Outlook mapping, the redirection. */
+const AFTER_SIGN_IN = [...REDIRECTION, ...CHANGE_PASSWORD, ...OUTLOOK];
+const TWOFA_PARTS = ['twofa', 'product.name', ...VALIDATION];
+const ADMIN_PARTS = ['admin', 'errors.generic', 'validation.required', 'sso.errors'];
+const PEOPLE_PARTS = ['people', 'admin', 'errors.generic', 'validation.required', 'validation.emailInvalid'];
+
+export const ISLAND_TEXTS = {
+  LoginForm: [
+    ...['email', 'password', 'remember', 'forgot', 'next', 'submit', 'back', 'or', 'ssoButton', 'ssoSubmit', 'throttled'].map((k) => `login.${k}`),
+    ...['invalid-credentials', 'deactivated', 'restricted-ip', 'not-a-member', 'sso-not-configured'].map((k) => `errors.${k}`),
+    ...VALIDATION,
+    ...AFTER_SIGN_IN,
+  ],
+  Redirection: REDIRECTION,
+  LanguageSwitch: ['language', 'login.language'],
+  Toolbar: ['toolbar', 'switchOrganization', 'product.suite', 'product.accounts', 'errors.generic'],
+  LanguageSetting: ['language', 'login.language', 'myAccount.changeLanguage', 'errors.generic'],
+  Invitations: ['invitations', 'errors.generic'],
+  AppStandIn: ['dev', 'apps', 'common.backToMyAccount'],
+  ChangePasswordLauncher: ['myAccount.changePassword', ...CHANGE_PASSWORD],
+  OutlookComplete: OUTLOOK,
+  ForgotForm: ['forgot', 'errors.generic', ...VALIDATION],
+  ResetForm: ['reset', ...PASSWORD_FIELDS, ...REDIRECTION],
+  RegisterForm: ['register', 'common.backToLogin', ...PASSWORD_FIELDS, ...REDIRECTION],
+  VerifyEmail: ['verify'],
+  SessionDevices: ['devices', 'errors.generic'],
+  UnverifiedEmailBanner: ['unverified', 'errors.generic'],
+  AdditionalChallengeForm: ['challenge', 'common.backToLogin', 'errors.too-many-attempts', ...VALIDATION, ...AFTER_SIGN_IN],
+  AccountNotice: ['twofa.notice', 'common.close', 'errors.generic'],
+  VerifyPasswordForm: ['verifyPassword', 'common.backToMyAccount', 'errors.generic', ...PASSWORD_FIELDS, ...TWOFA_PARTS],
+  TwofaSetup: ['common.loading', 'errors.too-many-attempts', ...TWOFA_PARTS],
+  TwofaDisable: TWOFA_PARTS,
+  OtpForm: ['otp', 'common.backToLogin', 'errors.too-many-attempts', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
+  BackupCodeForm: ['backupLogin', 'common.backToLogin', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
+  SetupTwofaAtLogin: ['setupAtLogin', 'common.backToLogin', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
+  TenantUrlSettings: ['tenantSettings', ...PASSWORD_FIELDS, ...ADMIN_PARTS],
+  IpRestriction: ['ipRestriction', ...ADMIN_PARTS],
+  TwofaPolicyForm: ['twofaPolicy', 'admin', 'errors.generic'],
+  PasswordPolicyForm: ['passwordPolicy', ...ADMIN_PARTS],
+  ContactDetails: ['contacts', ...ADMIN_PARTS],
+  MoreServicesForm: ['moreServices', ...ADMIN_PARTS],
+  TrialExpiredPrompt: ['trialExpired', ...ADMIN_PARTS],
+  CloseWindow: ['sso.close'],
+  SsoSetting: ['sso', 'tenantSettings.copy', 'ipRestriction.on', 'ipRestriction.off', 'errors.reload', ...ADMIN_PARTS],
+  UsersScreen: ['apps', ...PEOPLE_PARTS],
+  DeactivatedUsers: PEOPLE_PARTS,
+  Departments: PEOPLE_PARTS,
+} satisfies Record<string, readonly string[]>;
+
+export type IslandName = keyof typeof ISLAND_TEXTS;
+
+export function isIslandName(name: string): name is IslandName {
+  return Object.prototype.hasOwnProperty.call(ISLAND_TEXTS, name);
+}

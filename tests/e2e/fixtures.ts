@@ -1,13 +1,14 @@
 // Browser-test fixtures (DESIGN.md sections 8 and 9):
 // - every test fails on an unexpected console error or uncaught page error;
-// - `checkA11y(page)` runs axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) and requires zero violations;
+// - `checkA11y(page)` runs axe (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA) and requires zero violations
+//   (with JavaScript off, on the page's document replayed where axe can run: see below);
 // - `lang` follows the context's locale (Accept-Language), Japanese unless a test asks for English;
 // - `account(email)` gives a demo account whose language setting matches `lang`;
 // - `db` reaches the server's libSQL file, for the tests of the "exclusive" project only (see
 //   playwright.config.ts: nothing may touch the database while other tests use the server).
 import AxeBuilder from '@axe-core/playwright';
 import { createClient, type Client } from '@libsql/client';
-import { expect, test as base, type ConsoleMessage, type Page } from '@playwright/test';
+import { expect, test as base, type Browser, type BrowserContext, type ConsoleMessage, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { accountFor } from './support/accounts';
 
@@ -110,6 +111,42 @@ async function runAxe(page: Page, label?: string): Promise<void> {
   expect(readable, `axe found accessibility violations on ${where}:\n${readable.join('\n')}`).toEqual([]);
 }
 
+/**
+ * axe for a context with JavaScript off. axe is a script, and such a page runs none (Playwright's
+ * evaluate waits for ever), so each page's last document, as the server sent it, is replayed at the
+ * same address in a context with JavaScript on where the portal's own scripts are refused: the
+ * same markup, styles and language, nothing hydrated, as a browser without JavaScript shows it.
+ */
+function noScriptAxe(context: BrowserContext, browser: Browser, locale: string | undefined) {
+  const documents = new WeakMap<Page, { url: string; html: Promise<string | null> }>();
+  context.on('response', (r) => {
+    const frame = r.request().frame();
+    if (!r.request().isNavigationRequest() || frame !== frame.page().mainFrame() || (r.status() >= 300 && r.status() < 400)) return;
+    // Read at once (a later navigation would drop the body); a failure shows when the page is checked.
+    documents.set(frame.page(), { url: r.url(), html: r.text().catch(() => null) });
+  });
+  return async (page: Page, label?: string) => {
+    const doc = documents.get(page);
+    if (!doc || doc.url !== page.url()) throw new Error(`checkA11y: no document of ${page.url()} to check`);
+    const html = await doc.html;
+    if (html === null) throw new Error(`checkA11y: the document of ${page.url()} could not be read`);
+    const replay = await browser.newContext({ locale, javaScriptEnabled: true });
+    try {
+      await replay.route('**/*', (route) => {
+        const req = route.request();
+        if (req.resourceType() === 'document' && req.url() === doc.url) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html });
+        if (req.resourceType() === 'script') return route.abort();
+        return route.continue();
+      });
+      const copy = await replay.newPage();
+      await copy.goto(doc.url);
+      await runAxe(copy, label ? `${label} (JavaScript off)` : 'JavaScript off');
+    } finally {
+      await replay.close();
+    }
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 
@@ -166,9 +203,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     { auto: true },
   ],
 
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
-  checkA11y: async ({}, use) => {
-    await use(runAxe);
+  checkA11y: async ({ javaScriptEnabled, context, browser, locale }, use) => {
+    await use(javaScriptEnabled === false ? noScriptAxe(context, browser, locale) : runAxe);
   },
 
   account: async ({ lang }, use) => {

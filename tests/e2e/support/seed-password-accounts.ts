@@ -40,8 +40,8 @@ try {
         createdAt: now,
         updatedAt: now,
       });
-      if (spec.kind === 'invitee') await sendInvitation(deps, user!, acme);
-      if (spec.kind === 'verify') await sendVerificationMail(deps, user!, acme);
+      if (spec.mail === 'invitation') await sendInvitation(deps, user!, acme);
+      if (spec.mail === 'verification') await sendVerificationMail(deps, user!, acme);
     }
   }
 } finally {

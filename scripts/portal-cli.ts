@@ -268,7 +268,7 @@ async function libsqlStore(values: Values): Promise<TokenStore> {
   const explicit = typeof values.libsql === 'string' ? values.libsql : process.env.LIBSQL_URL;
   const url = explicit ?? `file:${root}.data/portal.db`;
   if (!explicit) mkdirSync(`${root}.data`, { recursive: true });
-  const { db, client } = openLibsql(url, process.env.LIBSQL_AUTH_TOKEN);
+  const { db, client } = openLibsql(url, { authToken: process.env.LIBSQL_AUTH_TOKEN });
   return {
     create: (name, scopes) => createOperatorToken(db, name, scopes, Date.now()),
     list: () => listOperatorTokens(db),

@@ -35,7 +35,7 @@ async function withDb(run: (db: Db) => Promise<void>) {
   }
   const url = process.env.LIBSQL_URL ?? `file:${root}.data/portal.db`;
   if (!process.env.LIBSQL_URL) mkdirSync(`${root}.data`, { recursive: true });
-  const { db, client } = openLibsql(url, process.env.LIBSQL_AUTH_TOKEN);
+  const { db, client } = openLibsql(url, { authToken: process.env.LIBSQL_AUTH_TOKEN });
   try {
     await migrateLibsql(db, `${root}migrations`);
     await run(db);

@@ -1,20 +1,42 @@
+// Node's database: a local SQLite file through our statement-caching driver (db-sqlite-file.ts),
+// or a libSQL server / Turso (libsql://, http(s)://, ws(s)://) through @libsql/client. The same
+// drizzle schema, queries and migrations on both. DB_DRIVER=libsql-client sends file: URLs through
+// @libsql/client as well (the integration tests run once on each driver).
 import { createClient, type Client } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import * as schema from '../db/schema';
 import type { Db } from '../db/client';
+import { openSqliteFile } from './db-sqlite-file';
 
 export interface LibsqlDatabase {
   db: Db;
   client: Client;
 }
 
-export function openLibsql(url: string, authToken?: string): LibsqlDatabase {
+export type NodeDbDriver = 'sqlite-file' | 'libsql-client';
+
+export interface OpenOptions {
+  authToken?: string;
+  driver?: NodeDbDriver;
+  /** Sees every statement drizzle sends (tests count round trips with it). */
+  onQuery?: (sql: string) => void;
+}
+
+export function openLibsql(url: string, opts: OpenOptions = {}): LibsqlDatabase {
+  const { authToken, onQuery } = opts;
+  const driver = opts.driver ?? (process.env.DB_DRIVER as NodeDbDriver | undefined) ?? 'sqlite-file';
+  const logger = onQuery ? { logQuery: (sql: string) => onQuery(sql) } : undefined;
+  const local = url.startsWith('file:');
+  if (local && driver === 'sqlite-file') {
+    // file:/abs/path, file:///abs/path and file:relative/path all name a path.
+    const client = openSqliteFile(url.replace(/^file:(\/\/(?=\/))?/, ''), 5000).client;
+    return { client, db: drizzle(client, { schema, logger }) };
+  }
   // A local file is shared by a pool of connections (and by the seed or a backup): wait for a
   // lock instead of failing at once with SQLITE_BUSY.
-  const local = url.startsWith('file:');
   const client = createClient({ url, ...(authToken ? { authToken } : {}), ...(local ? { timeout: 5000 } : {}) });
-  return { client, db: drizzle(client, { schema }) };
+  return { client, db: drizzle(client, { schema, logger }) };
 }
 
 /** Applies migrations/ (the same SQL wrangler applies to D1). */

@@ -26,7 +26,7 @@ export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env): Promi
   const config = readConfig(env);
   const url = env.LIBSQL_URL ?? `file:${root}.data/portal.db`;
   if (url.startsWith('file:') && !env.LIBSQL_URL) mkdirSync(`${root}.data`, { recursive: true });
-  const { db, client } = openLibsql(url, env.LIBSQL_AUTH_TOKEN);
+  const { db, client } = openLibsql(url, { authToken: env.LIBSQL_AUTH_TOKEN });
   await migrateLibsql(db, `${root}migrations`);
   const clock = { now: () => Date.now() };
   const passwords = createPasswordHasher(loadArgon2Native);

@@ -32,6 +32,8 @@ export interface Harness {
   deps: Deps;
   app: ReturnType<typeof createApp>;
   clock: { t: number; now(): number; advance(ms: number): void };
+  /** Every statement sent so far, in order (clear it to count a request's). */
+  queries: string[];
   /** A client on `host`; clients share domain cookies (one browser) unless `otherBrowser`. */
   client(host: string, opts?: { https?: boolean; ip?: string; otherBrowser?: boolean }): TestClient;
   close(): void;
@@ -69,7 +71,8 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const config = readConfig({ DEV_MODE: 'true', ...env });
   const file = join(workDir, `h${++copies}.db`);
   copyFileSync(await template(config.DATA_ENCRYPTION_KEY), file);
-  const { db, client } = openLibsql(`file:${file}`);
+  const queries: string[] = [];
+  const { db, client } = openLibsql(`file:${file}`, { onQuery: (sql) => queries.push(sql) });
   await db.run('PRAGMA foreign_keys = ON');
   // A throwaway copy: nothing to make durable.
   await db.run('PRAGMA synchronous = OFF');
@@ -91,6 +94,7 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
     deps,
     app,
     clock,
+    queries,
     client: (host, opts) => new TestClient(app, host, opts?.https ?? false, opts?.ip, opts?.otherBrowser ? new Map() : domainJar),
     close: () => {
       client.close();

@@ -1,0 +1,174 @@
+// A local SQLite file on Node, through the `libsql` package's synchronous API (the engine
+// @libsql/client itself uses for file: URLs; a prebuilt binary on npm, no compiler needed), with
+// what @libsql/client's file driver lacks on a hot path: every statement is prepared once and
+// kept (an LRU by SQL text), rows come back as plain arrays, integers as numbers.
+//
+// It answers the subset of @libsql/client's `Client` that drizzle's libsql driver calls
+// (execute, batch, migrate, executeMultiple, close), so the schema, the queries and the migrations
+// stay the same on every driver. One connection, used synchronously: a statement or a whole batch
+// runs to its end before any other request's code runs, so a batch is atomic within the process;
+// other processes (the seed, a backup, a CLI) wait up to `timeout` ms for the file's lock.
+// Interactive transactions are not offered: D1 has none either, so the code never uses them.
+import Database from 'libsql';
+import { LibsqlBatchError, LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Row } from '@libsql/client';
+
+type Value = null | number | bigint | string | Uint8Array;
+type Stmt = ReturnType<InstanceType<typeof Database>['prepare']>;
+
+interface Prepared {
+  stmt: Stmt;
+  reader: boolean;
+  columns: string[];
+}
+
+const CACHE_SIZE = 500;
+
+export function openSqliteFile(path: string, timeout = 5000): { client: Client } {
+  const db = new Database(path, { timeout });
+  const cache = new Map<string, Prepared>();
+
+  function prepare(sql: string): Prepared {
+    let p = cache.get(sql);
+    if (p) {
+      // Most recently used last: Map keeps insertion order, so the first key is the oldest.
+      cache.delete(sql);
+      cache.set(sql, p);
+      return p;
+    }
+    const stmt = db.prepare(sql);
+    const reader = stmt.reader;
+    if (reader) stmt.raw(true);
+    p = { stmt, reader, columns: reader ? stmt.columns().map((c: { name: string }) => c.name) : [] };
+    cache.set(sql, p);
+    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return p;
+  }
+
+  function execute(input: InStatement): ResultSet {
+    const { sql, args } = typeof input === 'string' ? { sql: input, args: [] as InArgs } : { sql: input.sql, args: input.args ?? [] };
+    const params = toParams(args);
+    try {
+      const p = prepare(sql);
+      if (p.reader) {
+        const rows = p.stmt.all(params) as unknown[][];
+        return resultSet(p.columns, rows.map((r) => namedRow(r, p.columns)), 0, undefined);
+      }
+      const info = p.stmt.run(params) as { changes: number; lastInsertRowid: number | bigint };
+      return resultSet([], [], info.changes, BigInt(info.lastInsertRowid));
+    } catch (e) {
+      throw asLibsqlError(e);
+    }
+  }
+
+  function inTransaction<T>(begin: string, work: () => T): T {
+    execute(begin);
+    try {
+      const out = work();
+      execute('COMMIT');
+      return out;
+    } catch (e) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  function runAll(stmts: InStatement[]): ResultSet[] {
+    return stmts.map((s, i) => {
+      try {
+        return execute(Array.isArray(s) ? { sql: s[0], args: s[1] ?? [] } : s);
+      } catch (e) {
+        if (e instanceof LibsqlError) throw new LibsqlBatchError(e.message, i, e.code, e.extendedCode, e.rawCode, e);
+        throw e;
+      }
+    });
+  }
+
+  const client = {
+    protocol: 'file',
+    closed: false,
+    async execute(stmt: InStatement | string, args?: InArgs) {
+      return execute(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt);
+    },
+    async batch(stmts: InStatement[], mode: 'write' | 'read' | 'deferred' = 'deferred') {
+      return inTransaction(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN DEFERRED', () => runAll(stmts));
+    },
+    async migrate(stmts: InStatement[]) {
+      db.exec('PRAGMA foreign_keys=off');
+      try {
+        return inTransaction('BEGIN DEFERRED', () => runAll(stmts));
+      } finally {
+        db.exec('PRAGMA foreign_keys=on');
+      }
+    },
+    async executeMultiple(sql: string) {
+      try {
+        db.exec(sql);
+      } catch (e) {
+        throw asLibsqlError(e);
+      }
+    },
+    async transaction(): Promise<never> {
+      throw new LibsqlError('Interactive transactions are not offered (D1 has none): use batch()', 'TRANSACTION_UNSUPPORTED');
+    },
+    async sync() {
+      return undefined;
+    },
+    reconnect() {
+      throw new LibsqlError('A local file connection is not reopened', 'RECONNECT_UNSUPPORTED');
+    },
+    close() {
+      client.closed = true;
+      cache.clear();
+      if (db.open) db.close();
+    },
+  };
+
+  return { client: client as unknown as Client };
+}
+
+function toParams(args: InArgs): Value[] | Record<string, Value> {
+  const conv = (v: unknown): Value => {
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    if (v instanceof Date) return v.valueOf();
+    if (v instanceof ArrayBuffer) return new Uint8Array(v);
+    if (v === undefined) throw new TypeError('undefined cannot be passed as argument to the database');
+    return v as Value;
+  };
+  if (Array.isArray(args)) return args.map(conv);
+  const out: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(args)) out[/^[@$:]/.test(k) ? k.slice(1) : k] = conv(v);
+  return out;
+}
+
+/**
+ * drizzle reads typed selects by index and raw `sql` selects by name: an array row with the
+ * names added as own properties serves both (libsql's client defines each with
+ * Object.defineProperty, which was a fifth of a session check's time).
+ */
+function namedRow(values: unknown[], columns: string[]): Row {
+  const row = values as unknown as Record<string, unknown>;
+  for (let i = 0; i < columns.length; i++) {
+    const name = columns[i]!;
+    if (!(name in row)) row[name] = values[i];
+  }
+  return row as unknown as Row;
+}
+
+function resultSet(columns: string[], rows: Row[], rowsAffected: number, lastInsertRowid: bigint | undefined): ResultSet {
+  return {
+    columns,
+    columnTypes: columns.map(() => ''),
+    rows,
+    rowsAffected,
+    lastInsertRowid,
+    toJSON: () => ({ columns, rows, rowsAffected, lastInsertRowid: lastInsertRowid?.toString() }),
+  };
+}
+
+function asLibsqlError(e: unknown): unknown {
+  if (e instanceof LibsqlError || !(e instanceof Error)) return e;
+  const err = e as Error & { code?: string; rawCode?: number };
+  if (err.rawCode === undefined && !err.code?.startsWith('SQLITE')) return e;
+  const base = err.code?.replace(/^(SQLITE_[A-Z]+).*$/, '$1') ?? 'SQLITE_UNKNOWN';
+  return new LibsqlError(err.message, base, err.code, err.rawCode, err);
+}

@@ -26,6 +26,8 @@ export const configSchema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(12 * 60),
   /** Absolute lifetime of an ordinary session, however active: then the person signs in again. */
   SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(400).default(7),
+  /** How long a process keeps what a host name resolved to, for signed-out reads (0: never). */
+  HOST_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** Hand-off codes only work in the browser that asked for them (a cookie on PORTAL_DOMAIN).
    *  Browsers keep a `Domain=localhost` cookie to that one host, so the local dev scripts on
    *  *.localhost turn it off; never turn it off on a real domain. */

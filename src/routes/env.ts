@@ -3,6 +3,8 @@ import type { Deps } from '../deps';
 import type { Session, Tenant, TenantUser, User } from '../db/schema';
 import type { Lang, T } from '../shared/i18n';
 import type { RouteDef } from '../shared/routes';
+import type { RequestAuth } from '../domain/auth/request-auth';
+import type { Membership } from '../domain/tenants/memberships';
 
 export interface AppVariables {
   deps: Deps;
@@ -15,6 +17,10 @@ export interface AppVariables {
   session: Session | null;
   user: User | null;
   member: TenantUser | null;
+  /** The signed-in user's memberships, read with the session (null when signed out). */
+  memberships: Membership[] | null;
+  /** What the one statement of contextMiddleware read (null without a session cookie). */
+  requestAuth: RequestAuth | null;
   lang: Lang;
   t: T;
   route: RouteDef | null;

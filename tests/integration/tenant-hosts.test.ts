@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantHosts, tenants } from '../../src/db/schema';
 import { createOperatorToken } from '../../src/domain/operator/tokens';
+import { forgetHosts } from '../../src/domain/tenants/hosts';
 import { createHarness, type Harness } from '../support/harness';
 
 let h: Harness;
@@ -44,8 +45,9 @@ describe('tenant host labels', () => {
       expect(owners).toHaveLength(1);
       const served = await h.client(`${label}.localhost:8787`).get('/accounts/api/user');
       expect(served.body.message).toBe('unauthenticated');
-      // Reset Acme's custom label for the next round.
+      // Reset Acme's custom label for the next round (behind the app's back: forget its hosts).
       await h.deps.db.update(tenants).set({ subdomain: null }).where(eq(tenants.id, 1));
+      forgetHosts(h.deps.db);
     }
   });
 
@@ -60,6 +62,8 @@ describe('tenant host labels', () => {
     ]);
     expect((await h.client('acme-corp.localhost:8787').get('/accounts/api/user')).status).toBe(401);
     await h.deps.db.update(tenants).set({ subdomain: null }).where(eq(tenants.id, 1));
+    // Written behind the app's back: like another process's change, seen once the host cache lets go.
+    forgetHosts(h.deps.db);
     expect((await h.client('acme-corp.localhost:8787').get('/accounts/api/user')).status).toBe(404);
   });
 });

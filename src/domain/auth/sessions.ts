@@ -2,9 +2,9 @@
 // Ordinary sessions expire after an idle period (sliding) and at the latest SESSION_MAX_DAYS after
 // the person authenticated; remembered ones N days after it. Hand-offs keep the moment the person
 // authenticated, so hopping between hosts never extends a session.
-import { and, eq, gt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { sessions, tenantUsers, users, type Session, type TenantUser, type User } from '../../db/schema';
+import { sessions, tenantUsers, type Session, type TenantUser } from '../../db/schema';
 import type { Geo } from '../../deps';
 import { randomToken, sha256Hex } from '../security/tokens';
 import { parseAgent } from './user-agent';
@@ -81,49 +81,29 @@ export function prepareSession(db: Db, s: NewSession, now: number, p: SessionPol
   return { token, id, insert, expiresAt: sessionExpiry(s.remember, now, s.authenticatedAt, p) };
 }
 
-export interface AuthState {
-  session: Session;
-  user: User;
-  /** The user's membership of the host tenant (null on the main domain or for a tenant manager). */
-  member: TenantUser | null;
-}
-
 /**
- * The live session for a cookie token on this host's tenant, with its user and membership in one
- * query, touching activity (and the membership's last_active_at) at most once a minute. A session
- * from another tenant's host is ignored: cookies are host-only, and the row must agree.
+ * A session row read for a request (domain/auth/request-auth.ts reads it with its user and
+ * membership in one statement): null when its absolute lifetime has passed. Activity (and the
+ * membership's last_active_at) is recorded at most once a minute, by `touch`, which the caller
+ * runs after answering: the answer never waits for a write.
  */
-export async function validateSession(
+export function liveSession(
   db: Db,
-  token: string,
-  hostTenantId: number | null,
+  s: Session,
+  member: TenantUser | null,
   now: number,
   p: SessionPolicy,
-): Promise<AuthState | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const row = await db
-    .select({ session: sessions, user: users, member: tenantUsers })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(tenantUsers, and(eq(tenantUsers.userId, sessions.userId), eq(tenantUsers.tenantId, sessions.tenantId), eq(tenantUsers.invitationPending, false)))
-    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)))
-    .get();
-  if (!row || row.session.tenantId !== hostTenantId) return null;
-  const s = row.session;
+): { session: Session; touch: (() => Promise<unknown>) | null } | null {
   // Rows written before the absolute lifetime existed count from their creation.
   const authenticatedAt = s.authenticatedAt ?? s.createdAt;
   if (now >= absoluteExpiry(s.remember, authenticatedAt, p)) return null;
-  if (now - s.lastActivityAt >= TOUCH_INTERVAL_MS) {
-    const expiresAt = s.remember ? s.expiresAt : sessionExpiry(false, now, authenticatedAt, p);
-    const touch = db.update(sessions).set({ lastActivityAt: now, expiresAt }).where(eq(sessions.id, s.id));
-    if (row.member) {
-      await db.batch([touch, db.update(tenantUsers).set({ lastActiveAt: now }).where(eq(tenantUsers.id, row.member.id))]);
-    } else {
-      await touch;
-    }
-    return { ...row, session: { ...s, lastActivityAt: now, expiresAt } };
-  }
-  return row;
+  if (now - s.lastActivityAt < TOUCH_INTERVAL_MS) return { session: s, touch: null };
+  const expiresAt = s.remember ? s.expiresAt : sessionExpiry(false, now, authenticatedAt, p);
+  const touch = () => {
+    const session = db.update(sessions).set({ lastActivityAt: now, expiresAt }).where(eq(sessions.id, s.id));
+    return member ? db.batch([session, db.update(tenantUsers).set({ lastActiveAt: now }).where(eq(tenantUsers.id, member.id))]) : session;
+  };
+  return { session: { ...s, lastActivityAt: now, expiresAt }, touch };
 }
 
 export async function deleteSession(db: Db, id: string): Promise<void> {

@@ -10,6 +10,7 @@ import { sendInvitation } from '../auth/registration';
 import { AppError, isUniqueViolation } from '../errors';
 import { RESERVED_SUBDOMAINS } from '../tenants/settings';
 import type { OperatorIdentity } from './tokens';
+import { forgetHosts } from '../tenants/hosts';
 
 export interface OperatorActor {
   identity: OperatorIdentity;
@@ -210,6 +211,7 @@ export async function createTenant(deps: Deps, actor: OperatorActor, input: Crea
     if (isUniqueViolation(e, 'tenants') || isUniqueViolation(e, 'tenant_hosts')) throw new AppError('subdomain-taken', 409);
     throw e;
   }
+  forgetHosts(db);
   const tenant = (await db.select().from(tenants).where(eq(tenants.initialSubdomain, label)).get())!;
   const admin = (await db.select().from(users).where(eq(users.email, email)).get())!;
   let invitation: 'sent' | 'not-needed' | 'failed' = 'not-needed';
@@ -250,5 +252,6 @@ export async function updateTenant(deps: Deps, actor: OperatorActor, id: number,
     );
   }
   await db.batch(statements as [typeof statements[0], ...typeof statements]);
+  forgetHosts(db);
   return (await views(deps, [await findTenant(deps, t.id)]))[0]!;
 }

@@ -10,6 +10,7 @@ import { audit } from '../audit/log';
 import type { Actor } from '../tenants/settings';
 import { assertSubscribed } from '../tenants/settings';
 import { isAllowed } from './ip-allowlist';
+import { forgetHosts } from '../tenants/hosts';
 
 export async function listAllowedIps(deps: Deps, tenant: Tenant) {
   assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
@@ -56,5 +57,6 @@ export async function setIpRestriction(deps: Deps, tenant: Tenant, enabled: bool
   }
   const now = deps.clock.now();
   await deps.db.update(tenants).set({ isIpRestrictionEnabled: enabled, updatedAt: now }).where(eq(tenants.id, tenant.id));
+  forgetHosts(deps.db);
   await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: enabled ? 'ip_restriction.enabled' : 'ip_restriction.disabled', ipAddress: actor.ip }, now);
 }

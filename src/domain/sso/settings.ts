@@ -9,6 +9,7 @@ import { AppError, ValidationError } from '../errors';
 import { assertSubscribed } from '../tenants/settings';
 import { loadSetting } from './flow';
 import { parseCertificate, spUrls } from './sp';
+import { forgetHosts } from '../tenants/hosts';
 
 export interface Actor {
   userId: number;
@@ -71,5 +72,6 @@ export async function setIdpStatus(deps: Deps, tenant: Tenant, on: boolean, acto
     deps.db.update(tenants).set({ isSsoEnabled: on, updatedAt: now }).where(eq(tenants.id, tenant.id)),
     auditInsert(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: on ? 'admin.sso.enabled' : 'admin.sso.disabled', ipAddress: actor.ip }, now),
   ]);
+  forgetHosts(deps.db);
   return { message: 'success', is_idp_configured: on ? 1 : 0 };
 }

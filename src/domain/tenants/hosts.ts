@@ -18,12 +18,46 @@ export function hostLabel(hostname: string, portalDomain: string): string | null
   return /^[a-z0-9][a-z0-9_-]{0,61}[a-z0-9]$|^[a-z0-9]$/.test(label) ? label : undefined;
 }
 
-export async function resolveHost(db: Db, hostname: string, portalDomain: string): Promise<HostResolution> {
+// Host -> tenant is asked on every request and changes rarely: each process (or Workers isolate)
+// keeps what it read for a short while, per database handle. Only signed-out reads use it: a
+// state-changing request reads afresh (`fresh`), and a signed-in request reads its tenant in the
+// same statement as its session (domain/auth/request-auth.ts), so policy is never stale there.
+// A change in this process forgets everything at once (forgetHosts); other processes see it
+// within the cache's lifetime (HOST_CACHE_SECONDS).
+const hostCaches = new WeakMap<object, Map<string, { until: number; tenant: Tenant | null }>>();
+
+/** Drops every cached host of this database (after any change to a tenant or its labels). */
+export function forgetHosts(db: Db): void {
+  hostCaches.get(db)?.clear();
+}
+
+/** Records what a fresh read found (also used by the signed-in statement). */
+export function rememberHost(db: Db, label: string, tenant: Tenant | null, ttlMs: number): void {
+  if (ttlMs <= 0) return;
+  let cache = hostCaches.get(db);
+  if (!cache) hostCaches.set(db, (cache = new Map()));
+  // Unknown labels are kept too (a flood of made-up hosts stays off the database), bounded.
+  if (cache.size >= 10_000) cache.clear();
+  cache.set(label, { until: Date.now() + ttlMs, tenant });
+}
+
+export async function resolveHost(
+  db: Db,
+  hostname: string,
+  portalDomain: string,
+  opts: { ttlMs?: number; fresh?: boolean } = {},
+): Promise<HostResolution> {
   const label = hostLabel(hostname, portalDomain);
   if (label === null) return { kind: 'main' };
   if (label === undefined) return { kind: 'unknown' };
+  const ttl = opts.ttlMs ?? 0;
+  if (!opts.fresh && ttl > 0) {
+    const hit = hostCaches.get(db)?.get(label);
+    if (hit && hit.until > Date.now()) return hit.tenant ? { kind: 'tenant', tenant: hit.tenant } : { kind: 'unknown' };
+  }
   // One label, one tenant: tenant_hosts' primary key (decision 0026).
   const row = await db.select({ tenant: tenants }).from(tenantHosts).innerJoin(tenants, eq(tenants.id, tenantHosts.tenantId)).where(eq(tenantHosts.label, label)).get();
+  rememberHost(db, label, row?.tenant ?? null, ttl);
   return row ? { kind: 'tenant', tenant: row.tenant } : { kind: 'unknown' };
 }
 

@@ -7,6 +7,7 @@ import type { PasswordPolicy } from '../../shared/password';
 import { AppError, isUniqueViolation } from '../errors';
 import { audit } from '../audit/log';
 import { tenantPolicy } from '../auth/compliance';
+import { forgetHosts } from './hosts';
 
 /** Labels no tenant may take: our own hosts and names that invite phishing. */
 export const RESERVED_SUBDOMAINS = new Set([
@@ -47,6 +48,7 @@ export async function changeSubdomain(deps: Deps, tenant: Tenant, label: string 
     if (isUniqueViolation(e, 'tenant_hosts') || isUniqueViolation(e, 'tenants')) throw new AppError('could-not-change', 422);
     throw e;
   }
+  forgetHosts(db);
   await audit(db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.subdomain_changed', ipAddress: actor.ip, details: { from: tenant.subdomain, to: next } }, now);
   return updated!;
 }
@@ -60,6 +62,7 @@ export async function setTwofaPolicy(deps: Deps, tenant: Tenant, p: { isTwofaEnf
   assertSubscribed(tenant.isFeatureTwofaEnforcementSubscribed);
   const now = deps.clock.now();
   await deps.db.update(tenants).set({ isTwofaEnforced: p.isTwofaEnforced, isTwofaSkipAllowed: p.isTwofaSkipAllowed, updatedAt: now }).where(eq(tenants.id, tenant.id));
+  forgetHosts(deps.db);
   await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.twofa_policy_changed', ipAddress: actor.ip, details: p }, now);
   return p;
 }
@@ -90,6 +93,7 @@ export async function setPasswordPolicy(deps: Deps, tenant: Tenant, p: ReturnTyp
     .where(eq(tenants.id, tenant.id))
     .returning()
     .get();
+  forgetHosts(deps.db);
   await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.password_policy_changed', ipAddress: actor.ip, details: p }, now);
   return tenantPolicy(updated!);
 }

@@ -59,7 +59,7 @@ authApi.get('/user', async (c) => {
     const sso = tenant && status !== 'none' ? spUrls(c.var.deps.config, tenant) : null;
     return c.json({ message: 'unauthenticated', ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status }, 401);
   }
-  const memberships = await listMemberships(c.var.deps.db, user.id);
+  const memberships = c.var.memberships ?? (await listMemberships(c.var.deps.db, user.id));
   return c.json({ user: userPayload(user, memberships, c.var.hostTenant) });
 });
 

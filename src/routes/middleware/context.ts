@@ -1,14 +1,25 @@
-// First middleware: deps, request id, nonce, client address, protocol, host -> tenant.
+// First middleware: deps, request id, nonce, client address, protocol, then who is asking: the
+// host's tenant and, with a session cookie, the session, user and memberships, read together in
+// one statement (domain/auth/request-auth.ts). The session rules are applied by session.ts.
 import type { MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import type { Deps } from '../../deps';
-import { resolveHost } from '../../domain/tenants/hosts';
+import { readRequestAuth } from '../../domain/auth/request-auth';
+import { hostLabel, rememberHost, resolveHost } from '../../domain/tenants/hosts';
 import { randomToken } from '../../domain/security/tokens';
-import type { AppEnv } from '../env';
+import { cookieName, SESSION_COOKIE, type AppEnv } from '../env';
 import { renderErrorPage } from '../../ui/render';
 import { anonymousLang, setLang } from './locale';
 
-export function contextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
+  const ttlMs = base.config.HOST_CACHE_SECONDS * 1000;
   return async (c, next) => {
+    // Workers: this request's own D1 session, continuing from the browser's bookmark.
+    const bookmark = base.dbScopes ? getCookie(c, D1_BOOKMARK_COOKIE) ?? null : null;
+    const scope = base.dbScopes?.open(bookmark, !READS.has(c.req.method)) ?? null;
+    const deps = scope ? { ...base, db: scope.db } : base;
     c.set('deps', deps);
     c.set('requestId', c.req.header('cf-ray') ?? randomToken(9));
     c.set('nonce', randomToken(16));
@@ -17,19 +28,41 @@ export function contextMiddleware(deps: Deps): MiddlewareHandler<AppEnv> {
     c.set('session', null);
     c.set('user', null);
     c.set('member', null);
+    c.set('memberships', null);
+    c.set('requestAuth', null);
     c.set('route', null);
     setLang(c, anonymousLang(c));
     // The tenant comes from the URL's hostname (the Host header on Node; workerd's SELF.fetch
     // sends no Host header, only the URL).
-    const hostname = new URL(c.req.url).hostname;
-    const host = await resolveHost(deps.db, hostname, deps.config.PORTAL_DOMAIN);
-    if (host.kind === 'unknown') {
+    const label = hostLabel(new URL(c.req.url).hostname, deps.config.PORTAL_DOMAIN);
+    let tenant: AppEnv['Variables']['hostTenant'] | undefined;
+    const token = label === undefined ? undefined : getCookie(c, cookieName(c, SESSION_COOKIE));
+    if (label !== undefined && token) {
+      const auth = await readRequestAuth(deps.db, label, token, deps.clock.now());
+      tenant = label === null ? null : auth.tenant ?? undefined;
+      if (label !== null) rememberHost(deps.db, label, auth.tenant, ttlMs);
+      c.set('requestAuth', auth);
+    } else {
+      // Signed out: a short-lived cache for reads; a state change reads the tenant afresh.
+      const host = await resolveHost(deps.db, new URL(c.req.url).hostname, deps.config.PORTAL_DOMAIN, { ttlMs, fresh: !READS.has(c.req.method) });
+      tenant = host.kind === 'unknown' ? undefined : host.kind === 'tenant' ? host.tenant : null;
+    }
+    if (tenant === undefined) {
       c.set('hostTenant', null);
       return c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`)
         ? c.json({ message: 'unknown-host' }, 404)
         : renderErrorPage(c, 404, 'errors.unknown-host');
     }
-    c.set('hostTenant', host.kind === 'tenant' ? host.tenant : null);
+    c.set('hostTenant', tenant);
     await next();
+    if (scope) {
+      const next = scope.bookmark();
+      // Not a secret (a position in the database's history): the browser only carries it back.
+      if (next && next !== bookmark) setCookie(c, D1_BOOKMARK_COOKIE, next, { path: '/', httpOnly: true, sameSite: 'Lax', secure: c.var.https });
+      if (deps.config.DEV_MODE) c.header('X-D1-Round-Trips', String(scope.roundTrips()));
+    }
   };
 }
+
+/** Host-only like the session cookie; one per host, so each tenant host follows its own writes. */
+const D1_BOOKMARK_COOKIE = 'portal_d1_bookmark';

@@ -1,40 +1,51 @@
-// Loads the session for this host and applies the per-request account rules: a deactivated
-// membership or a client address outside an enforced allowlist ends access at once.
-import { eq } from 'drizzle-orm';
-import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
-import { whitelistedIps } from '../../db/schema';
-import { validateSession } from '../../domain/auth/sessions';
+// Applies the per-request account rules to the session contextMiddleware read: the absolute
+// lifetime, membership of this host's tenant (a deactivated membership ends access at once) and
+// an enforced IP allowlist. Activity is recorded after the answer (at most once a minute).
+import type { Context, MiddlewareHandler } from 'hono';
+import { liveSession } from '../../domain/auth/sessions';
 import { isAllowed } from '../../domain/security/ip-allowlist';
 import { renderErrorPage } from '../../ui/render';
-import { cookieName, SESSION_COOKIE, type AppEnv } from '../env';
+import type { AppEnv } from '../env';
 
 export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const token = getCookie(c, cookieName(c, SESSION_COOKIE));
-  if (token) {
+  const found = c.var.requestAuth?.found;
+  if (found) {
     const { db, clock, config } = c.var.deps;
     const tenant = c.var.hostTenant;
-    const auth = await validateSession(db, token, tenant?.id ?? null, clock.now(), {
+    const { member, user } = found;
+    const live = liveSession(db, found.session, member, clock.now(), {
       rememberDays: config.SESSION_REMEMBER_DAYS,
       idleMinutes: config.SESSION_IDLE_MINUTES,
       maxDays: config.SESSION_MAX_DAYS,
     });
-    const member = auth?.member ?? null;
     // On a tenant host the user must be an active member, or a tenant manager (staff).
-    const allowedHere = auth && (!tenant || (member ? member.deactivatedAt === null : auth.user.isTenantManager));
-    if (auth && allowedHere) {
-      if (tenant?.isIpRestrictionEnabled && member) {
-        const allow = await db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, tenant.id));
-        if (!isAllowed(c.var.clientIp, allow)) {
-          return c.req.path.startsWith(`${config.BASE_PATH}/api/`)
-            ? c.json({ message: 'restricted-ip' }, 403)
-            : renderErrorPage(c, 403, 'errors.restricted-ip');
-        }
+    const allowedHere = live && (!tenant || (member ? member.deactivatedAt === null : user.isTenantManager));
+    if (live && allowedHere) {
+      if (found.allowlist && !isAllowed(c.var.clientIp, found.allowlist)) {
+        return c.req.path.startsWith(`${config.BASE_PATH}/api/`)
+          ? c.json({ message: 'restricted-ip' }, 403)
+          : renderErrorPage(c, 403, 'errors.restricted-ip');
       }
-      c.set('session', auth.session);
-      c.set('user', auth.user);
+      c.set('session', live.session);
+      c.set('user', user);
       c.set('member', member);
+      c.set('memberships', found.memberships);
+      if (live.touch) afterResponse(c, live.touch);
     }
   }
   await next();
 };
+
+/** Runs `work` once the answer is on its way: waitUntil on Workers, a detached promise on Node. */
+function afterResponse(c: Context<AppEnv>, work: () => Promise<unknown>): void {
+  const logged = () =>
+    work().catch((e) => console.error(JSON.stringify({ level: 'error', event: 'session_touch_failed', requestId: c.var.requestId, error: String(e) })));
+  let ctx: { waitUntil(p: Promise<unknown>): void } | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    ctx = undefined; // Node: no execution context; the process outlives the answer anyway.
+  }
+  if (ctx) ctx.waitUntil(logged());
+  else void logged();
+}

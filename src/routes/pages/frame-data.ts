@@ -8,7 +8,7 @@ import { hasAccess } from '../middleware/guards';
 /** Everything the frame shows, for a signed-in request. */
 export async function loadFrame(c: Ctx) {
   const user = c.var.user!;
-  const memberships = activeOnly(await listMemberships(c.var.deps.db, user.id));
+  const memberships = activeOnly(c.var.memberships ?? (await listMemberships(c.var.deps.db, user.id)));
   const host = c.var.hostTenant;
   const current = host ? memberships.find((m) => m.tenant.id === host.id) : undefined;
   const url = new URL(c.req.url);

@@ -59,7 +59,7 @@ async function loginPage(c: Ctx, posted?: PostedLogin) {
   if (user && source === 'outlook' && token) {
     main = <Island name="OutlookComplete" component={OutlookComplete} props={{ lang, basePath: base, token, startUrl, email: user.email }} />;
   } else if (user) {
-    const memberships = activeOnly(await listMemberships(deps.db, user.id));
+    const memberships = activeOnly(c.var.memberships ?? (await listMemberships(deps.db, user.id)));
     const input = {
       tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps })),
       hostTenantId: hostTenant?.id ?? null,

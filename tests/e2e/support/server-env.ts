@@ -27,5 +27,9 @@ export function serverEnv(): Record<string, string> {
     // Chromium keeps a Domain=localhost cookie to localhost alone (no registrable domain), so the
     // hand-off browser binding cannot work across *.localhost hosts (decision 0026).
     HANDOFF_BROWSER_BINDING: 'false',
+    // The journeys' helpers change tenants straight in the database file, as another process
+    // would; the server then must not answer a signed-out page from its host cache (whose lifetime
+    // is covered by tests/integration/request-auth.test.ts).
+    HOST_CACHE_SECONDS: '0',
   };
 }

@@ -1,0 +1,101 @@
+// Who is asking, in one statement: the host's tenant (as stored now), the session of the cookie
+// with its user and membership, the user's memberships with their apps, and the tenant's IP
+// allowlist when it is enforced. One database round trip for every signed-in request on D1 and
+// libSQL alike; the SQL text never changes, so drivers with a statement cache prepare it once.
+// The rows come back as the same objects drizzle's selects give (Tenant, Session, User,
+// TenantUser), mapped through the schema's own column definitions.
+import { getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { sessions, tenants, tenantUsers, users, type Session, type Tenant, type TenantUser, type User } from '../../db/schema';
+import type { AllowEntry } from '../security/ip-allowlist';
+import { sha256Hex } from '../security/tokens';
+import { memberApps, type Membership } from '../tenants/memberships';
+import type { AppKey } from '../../db/schema';
+
+type Columns = [key: string, column: Column][];
+
+const columnsOf = (t: Table): Columns => Object.entries(getTableColumns(t));
+const T = columnsOf(tenants);
+const S = columnsOf(sessions);
+const U = columnsOf(users);
+const M = columnsOf(tenantUsers);
+const list = (cols: Columns, alias: string) => cols.map(([, c]) => `${alias}."${c.name}"`).join(', ');
+
+function mapRow<R>(cols: Columns, values: readonly unknown[], offset: number): R {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < cols.length; i++) {
+    const [key, column] = cols[i]!;
+    const v = values[offset + i];
+    row[key] = v === null || v === undefined ? null : column.mapFromDriverValue(v);
+  }
+  return row as R;
+}
+
+// The memberships are one JSON array of [tenant columns..., membership columns..., [apps]],
+// in the order listMemberships gives (tenant name); JSON sub-values lose their JSON type when they
+// pass through a sub-select, hence json(...) around them.
+const SELECT = `SELECT ${list(T, 't')}, ${list(S, 's')}, ${list(U, 'u')}, ${list(M, 'm')},
+  CASE WHEN u."id" IS NULL THEN NULL ELSE (
+    SELECT json_group_array(json(x)) FROM (
+      SELECT json_array(${list(T, 'mt')}, ${list(M, 'mm')},
+        json((SELECT json_group_array(a."app") FROM "tenant_apps" a WHERE a."tenant_id" = mt."id"))) AS x
+      FROM "tenant_users" mm JOIN "tenants" mt ON mt."id" = mm."tenant_id"
+      WHERE mm."user_id" = u."id" AND mm."operation_status" IS NULL AND mm."invitation_pending" = 0
+      ORDER BY mt."name")) END,
+  CASE WHEN t."is_ip_restriction_enabled" = 1 AND m."id" IS NOT NULL THEN (
+    SELECT json_group_array(json_array(w."ip_address", w."prefix_length")) FROM "whitelisted_ips" w WHERE w."tenant_id" = t."id") END
+FROM (SELECT `;
+const FROM = ` AS "label", `;
+const FROM2 = ` AS "token_hash", `;
+const FROM3 = ` AS "now") q
+LEFT JOIN "tenant_hosts" h ON h."label" = q."label"
+LEFT JOIN "tenants" t ON t."id" = h."tenant_id"
+LEFT JOIN "sessions" s ON s."token_hash" = q."token_hash" AND s."expires_at" > q."now" AND s."tenant_id" IS t."id"
+LEFT JOIN "users" u ON u."id" = s."user_id"
+LEFT JOIN "tenant_users" m ON m."user_id" = s."user_id" AND m."tenant_id" = s."tenant_id" AND m."invitation_pending" = 0`;
+
+export interface RequestAuth {
+  /** The tenant of the host label as stored now; null when the label is no tenant's. */
+  tenant: Tenant | null;
+  /** The cookie's live session on this host, with its user, membership and memberships. */
+  found: {
+    session: Session;
+    user: User;
+    member: TenantUser | null;
+    memberships: Membership[];
+    /** The host tenant's allowlist when it is enforced for this member; null otherwise. */
+    allowlist: AllowEntry[] | null;
+  } | null;
+}
+
+/** A cookie token has this shape; anything else is no session (and costs no hashing). */
+export const isTokenShape = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+
+/**
+ * `label` null is the main domain. The session must belong to this host's tenant (cookies are
+ * host-only; the row must agree) and be unexpired; the caller applies the absolute lifetime.
+ */
+export async function readRequestAuth(db: Db, label: string | null, token: string | null, now: number): Promise<RequestAuth> {
+  const hash = token && isTokenShape(token) ? sha256Hex(token) : null;
+  const query = sql`${sql.raw(SELECT)}${label}${sql.raw(FROM)}${hash}${sql.raw(FROM2)}${now}${sql.raw(FROM3)}`;
+  const row = (await db.values<unknown[]>(query))[0];
+  if (!row) return { tenant: null, found: null };
+  let at = 0;
+  const tenant = row[at] === null ? null : mapRow<Tenant>(T, row, at);
+  at += T.length;
+  if (row[at] === null) return { tenant, found: null };
+  const session = mapRow<Session>(S, row, at);
+  at += S.length;
+  const user = mapRow<User>(U, row, at);
+  at += U.length;
+  const member = row[at] === null ? null : mapRow<TenantUser>(M, row, at);
+  at += M.length;
+  const memberships = (JSON.parse(String(row[at] ?? '[]')) as unknown[][]).map((r) => {
+    const mt = mapRow<Tenant>(T, r, 0);
+    const mm = mapRow<TenantUser>(M, r, T.length);
+    return { tenant: mt, member: mm, apps: memberApps(mm, r[T.length + M.length] as AppKey[]) };
+  });
+  const allow = row[at + 1];
+  const allowlist = allow === null || allow === undefined ? null : (JSON.parse(String(allow)) as [string, number][]).map(([ipAddress, prefixLength]) => ({ ipAddress, prefixLength }));
+  return { tenant, found: { session, user, member, memberships, allowlist } };
+}

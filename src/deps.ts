@@ -79,6 +79,19 @@ export interface JobQueue {
   send(message: JobMessage, opts?: { delaySeconds?: number }): Promise<void>;
 }
 
+/** A database handle for one request (Workers: a D1 session following the browser's bookmark). */
+export interface DbScope {
+  db: Db;
+  /** Where this request's reads and writes left the database, for the browser's next request. */
+  bookmark(): string | null;
+  /** Calls that reached the database (dev mode reports them in a response header). */
+  roundTrips(): number;
+}
+
+export interface DbScopes {
+  open(bookmark: string | null, write: boolean): DbScope;
+}
+
 export interface Deps {
   db: Db;
   config: Config;
@@ -91,4 +104,6 @@ export interface Deps {
   appUsage?: AppUsageReporter;
   /** Optional: without it, background jobs run in place (see JobQueue). */
   jobs?: JobQueue;
+  /** Per-request database sessions, where the runtime has them (Workers + D1). */
+  dbScopes?: DbScopes;
 }

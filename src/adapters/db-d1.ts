@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/d1';
 import * as schema from '../db/schema';
 import type { Db } from '../db/client';
+import type { DbScope, DbScopes } from '../deps';
 
 type D1 = Parameters<typeof drizzle>[0];
 
@@ -8,4 +9,66 @@ export function openD1(binding: D1): Db {
   // drizzle's D1 and libSQL databases expose the same async query builder and batch();
   // the rest of the code is written against that shared surface only.
   return drizzle(binding, { schema }) as unknown as Db;
+}
+
+interface Stmt {
+  bind(...values: unknown[]): Stmt;
+  first(...a: unknown[]): Promise<unknown>;
+  all(): Promise<unknown>;
+  raw(...a: unknown[]): Promise<unknown>;
+  run(): Promise<unknown>;
+}
+interface SessionLike {
+  prepare(sql: string): Stmt;
+  batch(stmts: Stmt[]): Promise<unknown>;
+  getBookmark?(): string | null;
+}
+type WithSessions = D1 & { withSession?(constraintOrBookmark?: string): SessionLike };
+
+/**
+ * One D1 session per request (the Sessions API): reads may be served by a read replica, and the
+ * bookmark the browser brings back makes its own earlier writes visible to it. A state-changing
+ * request starts at the primary, so the checks it makes before writing read the latest rows.
+ * Each call that reaches D1 (first, all, raw, run, batch) is counted as a round trip.
+ */
+export function d1Scopes(binding: D1): DbScopes {
+  const b = binding as WithSessions;
+  return {
+    open(bookmark, write): DbScope {
+      const session: SessionLike = b.withSession ? b.withSession(write ? 'first-primary' : bookmark ?? 'first-unconstrained') : (b as unknown as SessionLike);
+      let trips = 0;
+      const count = <T>(p: Promise<T>) => {
+        trips++;
+        return p;
+      };
+      const wrap = (s: Stmt): Stmt =>
+        new Proxy(s, {
+          get(target, prop, receiver) {
+            const v = Reflect.get(target, prop, receiver) as unknown;
+            if (typeof v !== 'function') return v;
+            if (prop === 'bind') return (...args: unknown[]) => wrap(target.bind(...args));
+            if (prop === 'first' || prop === 'all' || prop === 'raw' || prop === 'run') return (...args: unknown[]) => count((v as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+            return (v as (...a: unknown[]) => unknown).bind(target);
+          },
+        });
+      // The underlying statement objects go back to D1 in a batch, not the proxies.
+      const unwrap = new WeakMap<Stmt, Stmt>();
+      const counted = {
+        prepare(sql: string) {
+          const raw = session.prepare(sql);
+          const proxied = wrap(raw);
+          unwrap.set(proxied, raw);
+          return proxied;
+        },
+        batch(stmts: Stmt[]) {
+          return count(session.batch(stmts.map((s) => unwrap.get(s) ?? s)));
+        },
+      };
+      return {
+        db: drizzle(counted as unknown as D1, { schema }) as unknown as Db,
+        bookmark: () => session.getBookmark?.() ?? null,
+        roundTrips: () => trips,
+      };
+    },
+  };
 }

@@ -1,7 +1,7 @@
 // Cloudflare Workers entry: D1 binding, workerd's WebAssembly modules for argon2id, and
 // Cloudflare's client address and location. Static assets are served by Workers Assets.
 import { loadArgon2Worker } from '../adapters/argon2-worker';
-import { openD1 } from '../adapters/db-d1';
+import { d1Scopes, openD1 } from '../adapters/db-d1';
 import { outboxMailer } from '../adapters/mail-outbox';
 import { smsSender } from '../adapters/sms';
 import { smtpMailerWorker } from '../adapters/mail-smtp-worker';
@@ -37,7 +37,7 @@ function appFor(env: Env): { app: App; deps: Deps } {
   const mailer = config.SMTP_URL ? smtpMailerWorker(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
   const queue = env.IMPORT_QUEUE;
   const jobs = queue ? { send: (message: unknown, opts?: { delaySeconds?: number }) => queue.send(message, opts) } : undefined;
-  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime, appUsage: appUsageReporter(config), jobs };
+  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime, appUsage: appUsageReporter(config), jobs, dbScopes: d1Scopes(env.DB) };
   cached = { db: env.DB, app: createApp(deps), deps };
   return cached;
 }

@@ -1,0 +1,42 @@
+// Issue 13 on Workers: a signed-in GET is one D1 round trip (host, session, user, memberships
+// in one statement), through a D1 session (Sessions API) whose bookmark the browser carries back.
+// wrangler dev runs in dev mode here, where the worker reports its round trips in a header.
+import { describe, expect, inject, it } from 'vitest';
+import { Browser } from './support/client';
+
+const port = inject('workerPort');
+
+describe('D1 round trips per request', () => {
+  it('GET api/user signed in: one round trip; signed out: at most one (the host, then cached)', async () => {
+    const acme = new Browser(port).on('acme.localhost');
+    const out = await acme.get('/accounts/api/user');
+    expect(out.status).toBe(401);
+    expect(Number(out.headers.get('x-d1-round-trips'))).toBeLessThanOrEqual(1);
+    expect((await acme.login('user@acme.test', 'Portal-Demo-2026!')).body.message).toBe('success');
+    for (let i = 0; i < 3; i++) {
+      const r = await acme.get('/accounts/api/user');
+      expect(r.status).toBe(200);
+      expect(r.body.user.email).toBe('user@acme.test');
+      expect(r.headers.get('x-d1-round-trips')).toBe('1');
+    }
+    // The main domain, signed in there: one too.
+    const main = new Browser(port).on('localhost');
+    expect((await main.login('admin@acme.test', 'Portal-Demo-2026!')).body.message).toBe('success');
+    const r = await main.get('/accounts/api/user');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-d1-round-trips')).toBe('1');
+  });
+
+  it('a write hands the browser a D1 bookmark, which later requests carry back', async () => {
+    const acme = new Browser(port).on('acme.localhost');
+    const login = await acme.login('admin@acme.test', 'Portal-Demo-2026!');
+    expect(login.body.message).toBe('success');
+    const bookmark = login.headers.getSetCookie().find((c) => c.startsWith('portal_d1_bookmark='));
+    expect(bookmark).toMatch(/HttpOnly/i);
+    expect(acme.browser.jar('acme.localhost').get('portal_d1_bookmark')).toBeTruthy();
+    // The next read sees the write (the new session) through its own D1 session.
+    const r = await acme.get('/accounts/api/user');
+    expect(r.status).toBe(200);
+    expect(r.body.user.email).toBe('admin@acme.test');
+  });
+});

@@ -1,5 +1,5 @@
 // npm test: every layer CI runs, in order — type check, lint, unit + integration (libSQL in
-// memory), the Workers layer (workerd + local D1 via wrangler dev), and the browser journeys
+// files; a second time through @libsql/client's driver), the Workers layer (workerd + local D1 via wrangler dev), and the browser journeys
 // (Playwright + Debian's Chromium). Ends with one "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +36,9 @@ step('lint', 'npx', ['eslint', '.']);
 step('build assets', 'node', ['scripts/build.mjs']);
 step('unit + integration', 'npx', ['vitest', 'run', '--project', 'unit', '--project', 'integration', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`]);
 countVitest(`${reports}/vitest.json`);
+// The same integration tests through @libsql/client's file driver (the default is ours, decision 0031).
+step('integration (DB_DRIVER=libsql-client)', 'npx', ['vitest', 'run', '--project', 'integration', '--reporter=dot', '--reporter=json', `--outputFile.json=${reports}/vitest-libsql-client.json`], { DB_DRIVER: 'libsql-client' });
+countVitest(`${reports}/vitest-libsql-client.json`);
 step('workers (workerd + D1)', 'npx', ['vitest', 'run', '--project', 'workers', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/workers.json`]);
 countVitest(`${reports}/workers.json`);
 step('browser (Playwright + Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` });

@@ -141,7 +141,7 @@ export function createApp(deps: Deps) {
       if (isApi) return c.json({ message: err.code, ...err.details }, err.status);
       return renderErrorPage(c, err.status === 404 ? 404 : err.status === 403 ? 403 : 400, 'errors.generic');
     }
-    console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, path: c.req.path, error: String(err), stack: (err as Error).stack }));
+    console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), path: c.req.path, error: String(err), stack: (err as Error).stack }));
     return isApi ? c.json({ message: 'server-error' }, 500) : c.text('Internal Server Error', 500);
   });
   return app;

@@ -1,6 +1,6 @@
 import { drizzle } from 'drizzle-orm/d1';
 import * as schema from '../db/schema';
-import type { Db } from '../db/client';
+import { registerFirstRow, type Db } from '../db/client';
 import type { DbScope, DbScopes } from '../deps';
 
 type D1 = Parameters<typeof drizzle>[0];
@@ -8,7 +8,9 @@ type D1 = Parameters<typeof drizzle>[0];
 export function openD1(binding: D1): Db {
   // drizzle's D1 and libSQL databases expose the same async query builder and batch();
   // the rest of the code is written against that shared surface only.
-  return drizzle(binding, { schema }) as unknown as Db;
+  const db = drizzle(binding, { schema }) as unknown as Db;
+  const b = binding as unknown as SessionLike;
+  return registerFirstRow(db, (sql, args) => b.prepare(sql).bind(...args).raw().then((rows) => (rows as unknown[][])[0]));
 }
 
 interface Stmt {
@@ -64,8 +66,10 @@ export function d1Scopes(binding: D1): DbScopes {
           return count(session.batch(stmts.map((s) => unwrap.get(s) ?? s)));
         },
       };
+      const db = drizzle(counted as unknown as D1, { schema }) as unknown as Db;
+      registerFirstRow(db, (sql, args) => counted.prepare(sql).bind(...args).raw().then((rows) => (rows as unknown[][])[0]));
       return {
-        db: drizzle(counted as unknown as D1, { schema }) as unknown as Db,
+        db,
         bookmark: () => session.getBookmark?.() ?? null,
         roundTrips: () => trips,
       };

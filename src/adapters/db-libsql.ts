@@ -6,7 +6,7 @@ import { createClient, type Client } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import * as schema from '../db/schema';
-import type { Db } from '../db/client';
+import { registerFirstRow, type Db, type FirstRow } from '../db/client';
 import { openSqliteFile } from './db-sqlite-file';
 
 export interface LibsqlDatabase {
@@ -30,14 +30,25 @@ export function openLibsql(url: string, opts: OpenOptions = {}): LibsqlDatabase 
   const local = url.startsWith('file:');
   if (local && driver === 'sqlite-file') {
     // file:/abs/path, file:///abs/path and file:relative/path all name a path.
-    const client = openSqliteFile(url.replace(/^file:(\/\/(?=\/))?/, ''), 5000).client;
-    return { client, db: drizzle(client, { schema, logger }) };
+    const file = openSqliteFile(url.replace(/^file:(\/\/(?=\/))?/, ''), 5000);
+    const db = drizzle(file.client, { schema, logger });
+    return { client: file.client, db: registerFirstRow(db, observed(file.firstRow, onQuery)) };
   }
   // A local file is shared by a pool of connections (and by the seed or a backup): wait for a
   // lock instead of failing at once with SQLITE_BUSY.
   const client = createClient({ url, ...(authToken ? { authToken } : {}), ...(local ? { timeout: 5000 } : {}) });
-  return { client, db: drizzle(client, { schema, logger }) };
+  const db = drizzle(client, { schema, logger });
+  const read = (sql: string, args: (string | number | null)[]) => client.execute({ sql, args }).then((r) => (r.rows[0] ? Array.from(r.rows[0] as ArrayLike<unknown>) : undefined));
+  return { client, db: registerFirstRow(db, observed(read, onQuery)) };
 }
+
+const observed = (read: FirstRow, onQuery?: (sql: string) => void): FirstRow =>
+  onQuery
+    ? (sql, args) => {
+        onQuery(sql);
+        return read(sql, args);
+      }
+    : read;
 
 /** Applies migrations/ (the same SQL wrangler applies to D1). */
 export async function migrateLibsql(db: Db, migrationsFolder: string): Promise<void> {

@@ -10,6 +10,7 @@
 // other processes (the seed, a backup, a CLI) wait up to `timeout` ms for the file's lock.
 // Interactive transactions are not offered: D1 has none either, so the code never uses them.
 import Database from 'libsql';
+import type { FirstRow } from '../db/client';
 import { LibsqlBatchError, LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Row } from '@libsql/client';
 
 type Value = null | number | bigint | string | Uint8Array;
@@ -23,7 +24,7 @@ interface Prepared {
 
 const CACHE_SIZE = 500;
 
-export function openSqliteFile(path: string, timeout = 5000): { client: Client } {
+export function openSqliteFile(path: string, timeout = 5000): { client: Client; firstRow: FirstRow } {
   const db = new Database(path, { timeout });
   const cache = new Map<string, Prepared>();
 
@@ -123,7 +124,17 @@ export function openSqliteFile(path: string, timeout = 5000): { client: Client }
     },
   };
 
-  return { client: client as unknown as Client };
+  return {
+    client: client as unknown as Client,
+    // One native call for one row (all() iterates in batches of 100).
+    firstRow: async (text, args) => {
+      try {
+        return prepare(text).stmt.get(args) as unknown[] | undefined;
+      } catch (e) {
+        throw asLibsqlError(e);
+      }
+    },
+  };
 }
 
 function toParams(args: InArgs): Value[] | Record<string, Value> {

@@ -1,5 +1,6 @@
 // The database handle every layer receives. Both runtimes get the same drizzle query API;
 // the entries build it from a D1 binding or a libSQL client (src/adapters/db-*.ts).
+import { sql } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type * as schema from './schema';
 
@@ -8,3 +9,26 @@ import type * as schema from './schema';
  * atomic go through `db.batch([...])`; single-use codes use compare-and-set with RETURNING.
  */
 export type Db = LibSQLDatabase<typeof schema>;
+
+type SqlArg = string | number | null;
+/** The first row of a hand-written statement (`?` placeholders), as its column values in order. */
+export type FirstRow = (text: string, args: SqlArg[]) => Promise<unknown[] | undefined>;
+
+const firstRowReaders = new WeakMap<object, FirstRow>();
+
+/**
+ * An adapter may give its handle a direct reader, so the hottest statement (the request's
+ * authentication) skips drizzle's query building and row mapping. Without one, drizzle runs it.
+ */
+export function registerFirstRow(db: Db, read: FirstRow): Db {
+  firstRowReaders.set(db, read);
+  return db;
+}
+
+export function firstRow(db: Db, text: string, args: SqlArg[]): Promise<unknown[] | undefined> {
+  const read = firstRowReaders.get(db);
+  if (read) return read(text, args);
+  const parts = text.split('?');
+  const query = sql.join(parts.map((p, i) => (i === 0 ? sql.raw(p) : sql`${args[i - 1]}${sql.raw(p)}`)));
+  return db.values<unknown[]>(query).then((rows) => rows[0]);
+}

@@ -19,7 +19,7 @@ import { CHALLENGE_COOKIE, cookieName, type AppEnv, type Ctx } from './env';
 export const DEVICE_COOKIE = 'portal_device';
 
 export function clientInfo(c: Ctx): ClientInfo {
-  return { ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null, geo: c.var.deps.runtime.geo(c.req.raw) };
+  return { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null, geo: c.get('deps').runtime.geo(c.req.raw) };
 }
 
 /** The browser's long-lived random device id (set on first use; only its hash is stored). */
@@ -28,7 +28,7 @@ export function deviceToken(c: Ctx): string {
   const existing = getCookie(c, name);
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
   const token = randomToken(32);
-  setCookie(c, name, token, { path: '/', httpOnly: true, secure: c.var.https, sameSite: 'Lax', maxAge: 400 * 86_400 });
+  setCookie(c, name, token, { path: '/', httpOnly: true, secure: c.get('https'), sameSite: 'Lax', maxAge: 400 * 86_400 });
   return token;
 }
 
@@ -44,14 +44,14 @@ export function handoffBrowserToken<E extends AppEnv>(ctx: Context<E>, create: b
   const name = cookieName(c, HANDOFF_BROWSER_COOKIE).replace(/^__Host-/, '__Secure-');
   const existing = getCookie(c, name);
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-  if (!create || !c.var.deps.config.HANDOFF_BROWSER_BINDING) return undefined;
+  if (!create || !c.get('deps').config.HANDOFF_BROWSER_BINDING) return undefined;
   const token = randomToken(32);
-  setCookie(c, name, token, { path: '/', domain: c.var.deps.config.PORTAL_DOMAIN, httpOnly: true, secure: c.var.https, sameSite: 'Lax', maxAge: 400 * 86_400 });
+  setCookie(c, name, token, { path: '/', domain: c.get('deps').config.PORTAL_DOMAIN, httpOnly: true, secure: c.get('https'), sameSite: 'Lax', maxAge: 400 * 86_400 });
   return token;
 }
 
 export function setChallengeCookie(c: Ctx, token: string) {
-  setCookie(c, cookieName(c, CHALLENGE_COOKIE), token, { path: '/', httpOnly: true, secure: c.var.https, sameSite: 'Strict', maxAge: 600 });
+  setCookie(c, cookieName(c, CHALLENGE_COOKIE), token, { path: '/', httpOnly: true, secure: c.get('https'), sameSite: 'Strict', maxAge: 600 });
 }
 
 export function challengeToken(c: Ctx): string | undefined {
@@ -59,17 +59,17 @@ export function challengeToken(c: Ctx): string | undefined {
 }
 
 export function clearChallengeCookie(c: Ctx) {
-  deleteCookie(c, cookieName(c, CHALLENGE_COOKIE), { path: '/', secure: c.var.https });
+  deleteCookie(c, cookieName(c, CHALLENGE_COOKIE), { path: '/', secure: c.get('https') });
 }
 
 /** Sets the session cookie and answers the signed-in user with its password compliance. */
 export async function signedIn(c: Ctx, user: User, session: SignIn, compliance: PasswordCompliance | null, message = 'success') {
   setSessionCookie(c, session.token, session.remember, session.expiresAt);
-  const memberships = await listMemberships(c.var.deps.db, user.id);
+  const memberships = await listMemberships(c.get('deps').db, user.id);
   return c.json({
     message,
-    user: userPayload(user, memberships, c.var.hostTenant),
-    initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null,
+    user: userPayload(user, memberships, c.get('hostTenant')),
+    initial_subdomain: c.get('hostTenant')?.initialSubdomain ?? null,
     password_compliance: compliance,
   });
 }
@@ -77,8 +77,8 @@ export async function signedIn(c: Ctx, user: User, session: SignIn, compliance: 
 /** Where a tenant's SAML login starts (on its initial subdomain), coming back to `relay`. */
 export function ssoLoginUrl(c: Ctx, initialSubdomain: string, relay: string): string {
   const here = new URL(c.req.url);
-  const origin = `${c.var.https ? 'https' : 'http'}://${initialSubdomain}.${c.var.deps.config.PORTAL_DOMAIN}${here.port ? ':' + here.port : ''}`;
-  return `${origin}${c.var.deps.config.BASE_PATH}/api/saml2/all/login?RelayState=${encodeURIComponent(relay)}`;
+  const origin = `${c.get('https') ? 'https' : 'http'}://${initialSubdomain}.${c.get('deps').config.PORTAL_DOMAIN}${here.port ? ':' + here.port : ''}`;
+  return `${origin}${c.get('deps').config.BASE_PATH}/api/saml2/all/login?RelayState=${encodeURIComponent(relay)}`;
 }
 
 /**
@@ -100,12 +100,12 @@ export async function handoffTo(c: Ctx, tenantId: number, path: string): Promise
     }
     // A session an IdP vouched for does not reach other tenants: the person signs in there.
     if (err instanceof AppError && err.code === 'sign-in-required') {
-      const origin = tenantOrigin(err.details.tenant as Tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
+      const origin = tenantOrigin(err.details.tenant as Tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.get('https'));
       return { message: 'sign-in-required', url: `${origin}${base}/login?continue=${encodeURIComponent(path)}` };
     }
     throw err;
   }
-  const origin = tenantOrigin(handoff.tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.var.https);
+  const origin = tenantOrigin(handoff.tenant, deps.config.PORTAL_DOMAIN, new URL(c.req.url), c.get('https'));
   return { url: `${origin}${base}/handoff?code=${encodeURIComponent(handoff.code)}` };
 }
 
@@ -149,7 +149,7 @@ export function answerOutcome(c: Ctx, outcome: SignInOutcome) {
   if (outcome.kind === 'redirect-to-sso') return c.json({ message: 'redirect-to-sso', initial_subdomain: outcome.initialSubdomain });
   if (outcome.kind === 'challenge') {
     setChallengeCookie(c, outcome.challengeToken);
-    return c.json({ message: outcome.message, initial_subdomain: c.var.hostTenant?.initialSubdomain ?? null });
+    return c.json({ message: outcome.message, initial_subdomain: c.get('hostTenant')?.initialSubdomain ?? null });
   }
   return signedIn(c, outcome.user, outcome.session, outcome.compliance);
 }

@@ -6,12 +6,12 @@ export function setSessionCookie(c: Ctx, token: string, remember: boolean, expir
   setCookie(c, cookieName(c, SESSION_COOKIE), token, {
     path: '/',
     httpOnly: true,
-    secure: c.var.https,
+    secure: c.get('https'),
     sameSite: 'Lax',
     ...(remember ? { expires: new Date(expiresAt) } : {}),
   });
 }
 
 export function clearSessionCookie(c: Ctx) {
-  deleteCookie(c, cookieName(c, SESSION_COOKIE), { path: '/', secure: c.var.https });
+  deleteCookie(c, cookieName(c, SESSION_COOKIE), { path: '/', secure: c.get('https') });
 }

@@ -44,7 +44,7 @@ export const LOCALE_COOKIE = 'portal_locale';
  * cookies apart, since Path=/ cookies of one host would otherwise overwrite each other.
  */
 export function cookieName(c: Ctx, base: string): string {
-  const basePath = c.var.deps.config.BASE_PATH;
+  const basePath = c.get('deps').config.BASE_PATH;
   const name = basePath === '/accounts' ? base : `${base}_${basePath.slice(1).replace(/[^A-Za-z0-9]+/g, '_')}`;
-  return c.var.https ? `__Host-${name}` : name;
+  return c.get('https') ? `__Host-${name}` : name;
 }

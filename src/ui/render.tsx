@@ -48,8 +48,8 @@ export function escapeHtml(s: string): string {
 }
 
 export function renderErrorPage(c: Ctx, status: 400 | 403 | 404 | 413 | 415, messageKey: string): Response {
-  const t = c.var.t;
-  const base = c.var.deps.config.BASE_PATH;
+  const t = c.get('t');
+  const base = c.get('deps').config.BASE_PATH;
   return renderPage(c, {
     titleKey: status === 404 ? 'titles.not-found' : 'titles.login',
     status,

@@ -4,8 +4,8 @@
 // libSQL alike; the SQL text never changes, so drivers with a statement cache prepare it once.
 // The rows come back as the same objects drizzle's selects give (Tenant, Session, User,
 // TenantUser), mapped through the schema's own column definitions.
-import { getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { getTableColumns, type Column, type Table } from 'drizzle-orm';
+import { firstRow, type Db } from '../../db/client';
 import { sessions, tenants, tenantUsers, users, type Session, type Tenant, type TenantUser, type User } from '../../db/schema';
 import type { AllowEntry } from '../security/ip-allowlist';
 import { sha256Hex } from '../security/tokens';
@@ -45,14 +45,15 @@ const SELECT = `SELECT ${list(T, 't')}, ${list(S, 's')}, ${list(U, 'u')}, ${list
   CASE WHEN t."is_ip_restriction_enabled" = 1 AND m."id" IS NOT NULL THEN (
     SELECT json_group_array(json_array(w."ip_address", w."prefix_length")) FROM "whitelisted_ips" w WHERE w."tenant_id" = t."id") END
 FROM (SELECT `;
-const FROM = ` AS "label", `;
-const FROM2 = ` AS "token_hash", `;
-const FROM3 = ` AS "now") q
+
+const FROM = `? AS "label", ? AS "token_hash", ? AS "now") q
 LEFT JOIN "tenant_hosts" h ON h."label" = q."label"
 LEFT JOIN "tenants" t ON t."id" = h."tenant_id"
 LEFT JOIN "sessions" s ON s."token_hash" = q."token_hash" AND s."expires_at" > q."now" AND s."tenant_id" IS t."id"
 LEFT JOIN "users" u ON u."id" = s."user_id"
 LEFT JOIN "tenant_users" m ON m."user_id" = s."user_id" AND m."tenant_id" = s."tenant_id" AND m."invitation_pending" = 0`;
+
+const STATEMENT = SELECT + FROM;
 
 export interface RequestAuth {
   /** The tenant of the host label as stored now; null when the label is no tenant's. */
@@ -77,8 +78,7 @@ export const isTokenShape = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token)
  */
 export async function readRequestAuth(db: Db, label: string | null, token: string | null, now: number): Promise<RequestAuth> {
   const hash = token && isTokenShape(token) ? sha256Hex(token) : null;
-  const query = sql`${sql.raw(SELECT)}${label}${sql.raw(FROM)}${hash}${sql.raw(FROM2)}${now}${sql.raw(FROM3)}`;
-  const row = (await db.values<unknown[]>(query))[0];
+  const row = await firstRow(db, STATEMENT, [label, hash, now]);
   if (!row) return { tenant: null, found: null };
   let at = 0;
   const tenant = row[at] === null ? null : mapRow<Tenant>(T, row, at);

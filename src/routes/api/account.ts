@@ -33,7 +33,7 @@ export const accountApi = new Hono<AppEnv>();
 
 accountApi.post('/password/email', async (c) => {
   const { email } = await readJson(c, forgotSchema);
-  const outcome = await requestPasswordReset(c.var.deps, email, c.var.hostTenant, c.var.clientIp);
+  const outcome = await requestPasswordReset(c.get('deps'), email, c.get('hostTenant'), c.get('clientIp'));
   return c.json({ message: outcome }, outcome === 'error_sending_mail' ? 502 : 200);
 });
 
@@ -45,14 +45,14 @@ export const registerLimit = limitPerAddress('register', 20, 60_000);
 
 accountApi.post('/password/verify-reset-token', resetCheckLimit, async (c) => {
   const { email, token } = await readJson(c, verifyResetTokenSchema);
-  if (!(await isResetTokenValid(c.var.deps, email, token))) throw new AppError('invalid-token', 422);
+  if (!(await isResetTokenValid(c.get('deps'), email, token))) throw new AppError('invalid-token', 422);
   return c.json({ message: 'valid' });
 });
 
 accountApi.get('/users/password-policy/:email', policyLimit, async (c) => {
   const parsed = emailSchema.safeParse(c.req.param('email'));
-  if (!parsed.success) throw new AppError('The given data was invalid.', 422, { errors: { email: [c.var.t('validation.emailInvalid')] } });
-  return c.json(await policyForEmail(c.var.deps, parsed.data, c.var.hostTenant));
+  if (!parsed.success) throw new AppError('The given data was invalid.', 422, { errors: { email: [c.get('t')('validation.emailInvalid')] } });
+  return c.json(await policyForEmail(c.get('deps'), parsed.data, c.get('hostTenant')));
 });
 
 /** The answer after a reset or a registration: signed in, the next step, or sign in again. */
@@ -64,13 +64,13 @@ async function answerPasswordSet(c: Ctx, user: User, password: string, via: 'res
 
 accountApi.post('/password/reset', async (c) => {
   const input = await readJson(c, resetPasswordSchema);
-  const user = await resetPassword(c.var.deps, c.var.t, {
+  const user = await resetPassword(c.get('deps'), c.get('t'), {
     email: input.email,
     token: input.token,
     password: input.password,
     confirmation: input.password_confirmation,
-    hostTenant: c.var.hostTenant,
-    ip: c.var.clientIp,
+    hostTenant: c.get('hostTenant'),
+    ip: c.get('clientIp'),
   });
   return answerPasswordSet(c, user, input.password, 'reset');
 });
@@ -88,31 +88,31 @@ function userId(c: { req: { param(name: 'id'): string } }): number {
 }
 
 /** The absolute origin a link was opened on: signatures cover it. */
-export const requestOrigin = (c: Ctx) => `${c.var.https ? 'https' : 'http'}://${new URL(c.req.url).host}`;
+export const requestOrigin = (c: Ctx) => `${c.get('https') ? 'https' : 'http'}://${new URL(c.req.url).host}`;
 
 accountApi.post('/users/register/:id', registerLimit, async (c) => {
   const input = await readJson(c, registerSchema);
-  const user = await register(c.var.deps, c.var.t, {
+  const user = await register(c.get('deps'), c.get('t'), {
     origin: requestOrigin(c),
     id: userId(c),
     query: linkQuery(c),
     password: input.password,
     confirmation: input.password_confirmation,
-    hostTenant: c.var.hostTenant,
-    ip: c.var.clientIp,
+    hostTenant: c.get('hostTenant'),
+    ip: c.get('clientIp'),
   });
   return answerPasswordSet(c, user, input.password, 'registration');
 });
 
 accountApi.post('/users/verify/:id', limitPerAddress('verify', 20, 60_000), async (c) => {
-  await verifyEmail(c.var.deps, { origin: requestOrigin(c), id: userId(c), query: linkQuery(c), ip: c.var.clientIp });
+  await verifyEmail(c.get('deps'), { origin: requestOrigin(c), id: userId(c), query: linkQuery(c), ip: c.get('clientIp') });
   return c.json({ message: 'verified' });
 });
 
 accountApi.post('/verification-mail/:id', requireSession, async (c) => {
   // Only for oneself: another user's id is a 404.
-  if (userId(c) !== c.var.user.id) throw new AppError('not-found', 404);
-  await sendVerificationMail(c.var.deps, c.var.user, c.var.hostTenant);
+  if (userId(c) !== c.get('user').id) throw new AppError('not-found', 404);
+  await sendVerificationMail(c.get('deps'), c.get('user'), c.get('hostTenant'));
   return c.json({ message: 'email_sent' });
 });
 
@@ -120,56 +120,56 @@ accountApi.patch('/password', requireSession, async (c) => {
   const input = await readJson(c, changePasswordSchema);
   const { user, session, hostTenant, member } = c.var;
   if (hostTenant?.isSsoEnabled && member?.isSsoEnabled) throw new AppError('forbidden', 403);
-  await changePassword(c.var.deps, c.var.t, {
+  await changePassword(c.get('deps'), c.get('t'), {
     user,
     session,
     hostTenant,
     current: input.current_password,
     next: input.new_password,
     confirmation: input.new_password_confirmation,
-    ip: c.var.clientIp,
+    ip: c.get('clientIp'),
   });
   return c.json({ message: 'success' });
 });
 
-accountApi.get('/session-devices', requireSession, async (c) => c.json(await listDevices(c.var.deps, c.var.session, rememberedDeviceCookie(c as unknown as Ctx))));
+accountApi.get('/session-devices', requireSession, async (c) => c.json(await listDevices(c.get('deps'), c.get('session'), rememberedDeviceCookie(c as unknown as Ctx))));
 
 accountApi.post('/session-devices/logout-others', requireSession, async (c) => {
-  const count = await logoutOtherDevices(c.var.deps, c.var.session, c.var.clientIp);
+  const count = await logoutOtherDevices(c.get('deps'), c.get('session'), c.get('clientIp'));
   return c.json({ message: 'success', count });
 });
 
 accountApi.post('/session-devices/:id/logout', requireSession, async (c) => {
   const id = c.req.param('id');
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
-  if (id === c.var.session.id) throw new AppError('cannot-logout-current-session', 422);
-  await logoutDevice(c.var.deps, c.var.session, id, c.var.clientIp);
+  if (id === c.get('session').id) throw new AppError('cannot-logout-current-session', 422);
+  await logoutDevice(c.get('deps'), c.get('session'), id, c.get('clientIp'));
   return c.json({ message: 'success' });
 });
 
 accountApi.delete('/session-devices/remembered/:id', requireSession, async (c) => {
   const id = c.req.param('id');
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
-  await forgetRememberedDevice(c.var.deps, c.var.session, id, c.var.clientIp);
+  await forgetRememberedDevice(c.get('deps'), c.get('session'), id, c.get('clientIp'));
   return c.json({ message: 'success' });
 });
 
 accountApi.post('/outlook-sso/map-user', requireSession, async (c) => {
   const { token } = await readJson(c, addinTokenSchema);
-  await mapAddinToken(c.var.deps, c.var.user, c.var.hostTenant?.id ?? null, token, c.var.clientIp);
+  await mapAddinToken(c.get('deps'), c.get('user'), c.get('hostTenant')?.id ?? null, token, c.get('clientIp'));
   return c.json({ message: 'success' });
 });
 
 /** The add-in redeems its mapping with its verifier (exempt from the browser CSRF rule). */
 accountApi.post('/outlook-sso/redeem', limitPerAddress('addin-redeem', 60, 60_000), async (c) => {
   const { verifier } = await readJson(c, addinRedeemSchema);
-  return c.json(await redeemAddinToken(c.var.deps, verifier));
+  return c.json(await redeemAddinToken(c.get('deps'), verifier));
 });
 
 accountApi.get('/tenants/subdomains/:subdomain', limitPerAddress('tenant-lookup', 60, 60_000), async (c) => {
   const label = c.req.param('subdomain').toLowerCase();
   if (!z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,61}[a-z0-9]$|^[a-z0-9]$/)).safeParse(label).success) throw new AppError('not-found', 404);
-  const t = await c.var.deps.db
+  const t = await c.get('deps').db
     .select({ name: tenants.name, subdomain: tenants.subdomain, initial_subdomain: tenants.initialSubdomain, is_sso_enabled: tenants.isSsoEnabled })
     .from(tenants)
     .where(or(eq(tenants.subdomain, label), eq(tenants.initialSubdomain, label)))

@@ -28,7 +28,7 @@ const required = () => new ValidationError({ csvFile: ['The csv file field is re
 
 async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
   const { deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const declared = Number(c.req.header('content-length'));
   if (declared > BODY_LIMIT) return c.json({ message: 'file-too-large' }, 413);
   const body = c.req.raw.body;
@@ -49,7 +49,7 @@ async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
   let job;
   try {
     // (A refusal before the file is read stops reading the body.)
-    job = await receiveUpload(deps, tenant, kind, file, c.var.lang, peopleActor(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES });
+    job = await receiveUpload(deps, tenant, kind, file, c.get('lang'), peopleActor(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES });
   } catch (e) {
     if (e instanceof MalformedMultipart) throw new AppError('upload-failed', 400);
     if (e instanceof AppError && e.code === 'imports-in-progress') file.cancel();
@@ -77,19 +77,19 @@ adminImportApi.post('/admin/users/import/update', people, (c) => upload(c, 'upda
 
 adminImportApi.get('/admin/users/import', people, (c) => {
   // A BOM so spreadsheet programs open the UTF-8 sample with the right characters.
-  return c.body(`\uFEFF${sampleCsv(c.var.lang)}`, 200, {
+  return c.body(`\uFEFF${sampleCsv(c.get('lang'))}`, 200, {
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${IMPORT_SAMPLE_FILENAME}"`,
     'Cache-Control': 'no-store',
   });
 });
 
-adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await listImportLogs(c.var.deps, c.var.hostTenant!.id)));
+adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await listImportLogs(c.get('deps'), c.get('hostTenant')!.id)));
 
 // The progress of a job: the member who started it, on its tenant's host; anyone else 404.
 adminImportApi.get('/admin/users/import/:jobId{[0-9]+}', people, async (c) => {
   const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
   if (!parsed.success) throw new AppError('not-found', 404);
-  const progress = await getImportJob(c.var.deps, c.var.hostTenant!.id, c.var.user.id, parsed.data.jobId);
+  const progress = await getImportJob(c.get('deps'), c.get('hostTenant')!.id, c.get('user').id, parsed.data.jobId);
   return c.json(progress, 200, { 'Cache-Control': 'no-store' });
 });

@@ -40,9 +40,9 @@ export const adminPeopleApi = new Hono<AppEnv>();
 const people = requireAccess('admin-or-manager');
 
 type Authed = Context<AuthedEnv>;
-const tenantOf = (c: Authed) => c.var.hostTenant!;
-export const peopleActor = (c: Authed): PeopleActor => ({ userId: c.var.user.id, ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null });
-const isManagerOnly = (c: Authed) => !c.var.member?.isAdmin;
+const tenantOf = (c: Authed) => c.get('hostTenant')!;
+export const peopleActor = (c: Authed): PeopleActor => ({ userId: c.get('user').id, ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null });
+const isManagerOnly = (c: Authed) => !c.get('member')?.isAdmin;
 
 export function idParam(value: string | undefined): number {
   const id = Number(value);
@@ -85,35 +85,35 @@ adminPeopleApi.get('/admin/users', people, async (c) => {
 
 adminPeopleApi.get('/admin/deactivated-users', people, async (c) => {
   const { page } = readQuery(c, pageQuerySchema);
-  return c.json(await listDeactivated(c.var.deps.db, tenantOf(c).id, page, DEACTIVATED_PAGE_SIZE));
+  return c.json(await listDeactivated(c.get('deps').db, tenantOf(c).id, page, DEACTIVATED_PAGE_SIZE));
 });
 
 adminPeopleApi.get('/admin/apps/allowed', people, async (c) => {
-  const t = c.var.t;
-  const apps = await allowedApps(c.var.deps.db, tenantOf(c).id);
+  const t = c.get('t');
+  const apps = await allowedApps(c.get('deps').db, tenantOf(c).id);
   const body: AllowedApp[] = apps.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
   return c.json(body);
 });
 
 /** Sends the invitations a call just queued, after the response (the queue row is the durable part). */
 function kickMailQueue(c: Authed) {
-  inBackground(c, drainMailQueue(c.var.deps));
+  inBackground(c, drainMailQueue(c.get('deps')));
 }
 
 adminPeopleApi.post('/admin/users/invite', people, async (c) => {
   const { users } = await readJson(c, inviteSchema);
-  const count = await inviteUsers(c.var.deps, tenantOf(c), users, peopleActor(c));
+  const count = await inviteUsers(c.get('deps'), tenantOf(c), users, peopleActor(c));
   if (count) kickMailQueue(c);
   return c.json({ message: 'success', count });
 });
 
 adminPeopleApi.post('/admin/users/enable-sso-for-all', people, async (c) => {
-  await setSsoForAll(c.var.deps, tenantOf(c), true, peopleActor(c));
+  await setSsoForAll(c.get('deps'), tenantOf(c), true, peopleActor(c));
   return c.json({ message: 'success' });
 });
 
 adminPeopleApi.post('/admin/users/disable-sso-for-all', people, async (c) => {
-  await setSsoForAll(c.var.deps, tenantOf(c), false, peopleActor(c));
+  await setSsoForAll(c.get('deps'), tenantOf(c), false, peopleActor(c));
   return c.json({ message: 'success' });
 });
 
@@ -151,39 +151,39 @@ adminPeopleApi.delete('/admin/users/:id', people, async (c) => {
 });
 
 adminPeopleApi.post('/admin/users/:id/deactivate', people, async (c) => {
-  await deactivateUser(c.var.deps, tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
+  await deactivateUser(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
   return c.json({ message: 'success' });
 });
 
 adminPeopleApi.post('/admin/users/:id/reactivate', people, async (c) => {
-  await reactivateUser(c.var.deps, tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
+  await reactivateUser(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
   return c.json({ message: 'success' });
 });
 
 adminPeopleApi.get('/admin/users/:id/cards-count', people, async (c) =>
-  c.json({ data: await usageCount(c.var.deps, tenantOf(c), idParam(c.req.param('id')), 'cards') }),
+  c.json({ data: await usageCount(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), 'cards') }),
 );
 
 adminPeopleApi.get('/admin/users/:id/schedules-count', people, async (c) =>
-  c.json({ data: await usageCount(c.var.deps, tenantOf(c), idParam(c.req.param('id')), 'schedules') }),
+  c.json({ data: await usageCount(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), 'schedules') }),
 );
 
-adminPeopleApi.get('/admin/departments', people, async (c) => c.json(await listDepartments(c.var.deps, tenantOf(c).id)));
+adminPeopleApi.get('/admin/departments', people, async (c) => c.json(await listDepartments(c.get('deps'), tenantOf(c).id)));
 
-adminPeopleApi.get('/departments-with-users', people, async (c) => c.json(await departmentsWithUsers(c.var.deps, tenantOf(c).id)));
+adminPeopleApi.get('/departments-with-users', people, async (c) => c.json(await departmentsWithUsers(c.get('deps'), tenantOf(c).id)));
 
 adminPeopleApi.post('/admin/departments', people, async (c) => {
   const { name } = await readJson(c, departmentSchema);
-  return c.json(await addDepartment(c.var.deps, tenantOf(c), name, peopleActor(c), c.var.t), 201);
+  return c.json(await addDepartment(c.get('deps'), tenantOf(c), name, peopleActor(c), c.get('t')), 201);
 });
 
 adminPeopleApi.patch('/admin/departments/:id', people, async (c) => {
   const { name } = await readJson(c, departmentSchema);
-  return c.json(await renameDepartment(c.var.deps, tenantOf(c), idParam(c.req.param('id')), name, peopleActor(c), c.var.t));
+  return c.json(await renameDepartment(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), name, peopleActor(c), c.get('t')));
 });
 
 adminPeopleApi.delete('/admin/departments/:id', people, async (c) => {
-  await deleteDepartment(c.var.deps, tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
+  await deleteDepartment(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), peopleActor(c));
   return c.json({ message: 'success' });
 });
 
@@ -191,10 +191,10 @@ adminPeopleApi.get('/admin/activity-logs/export-csv', requireAccess('admin'), as
   const { deps } = c.var;
   const tenant = tenantOf(c);
   const now = deps.clock.now();
-  const filename = exportFilename(c.var.t, now);
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: c.var.user.id, action: 'activity_logs.exported', targetType: 'tenant', targetId: tenant.id, ipAddress: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null }, now);
+  const filename = exportFilename(c.get('t'), now);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: c.get('user').id, action: 'activity_logs.exported', targetType: 'tenant', targetId: tenant.id, ipAddress: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null }, now);
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return c.body(auditCsvStream(deps, tenant.id, c.var.t), 200, {
+  return c.body(auditCsvStream(deps, tenant.id, c.get('t')), 200, {
     'Content-Type': 'text/csv; charset=utf-8',
     // RFC 6266: an ASCII fallback and the UTF-8 name.
     'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,

@@ -24,11 +24,11 @@ export const authApi = new Hono<AppEnv>();
 
 authApi.post('/v2/login', async (c) => {
   const input = await readJson(c, loginSchema);
-  const result = await login(c.var.deps, {
+  const result = await login(c.get('deps'), {
     email: input.email,
     password: input.password,
     remember: input.remember,
-    hostTenant: c.var.hostTenant,
+    hostTenant: c.get('hostTenant'),
     client: clientInfo(c),
     deviceToken: deviceToken(c),
     rememberedDeviceToken: rememberedDeviceCookie(c),
@@ -38,13 +38,13 @@ authApi.post('/v2/login', async (c) => {
 
 authApi.post('/logout', async (c) => {
   const { session } = c.var;
-  const { db, clock } = c.var.deps;
+  const { db, clock } = c.get('deps');
   let sloUrl: string | null = null;
   if (session) {
     // An SSO session also ends at the IdP: the browser goes to its single-logout URL.
-    sloUrl = await singleLogoutUrl(c.var.deps, c.var.hostTenant, session);
+    sloUrl = await singleLogoutUrl(c.get('deps'), c.get('hostTenant'), session);
     await deleteSession(db, session.id);
-    await audit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'logout', ipAddress: c.var.clientIp }, clock.now());
+    await audit(db, { tenantId: session.tenantId, actorUserId: session.userId, action: 'logout', ipAddress: c.get('clientIp') }, clock.now());
   }
   clearSessionCookie(c);
   return c.json({ message: 'success', sloUrl });
@@ -55,18 +55,18 @@ authApi.get('/user', async (c) => {
   if (!user) {
     // With SSO on for this tenant: where its SAML login starts (on the initial subdomain).
     const status = await ssoStatus(c);
-    const tenant = c.var.hostTenant;
-    const sso = tenant && status !== 'none' ? spUrls(c.var.deps.config, tenant) : null;
+    const tenant = c.get('hostTenant');
+    const sso = tenant && status !== 'none' ? spUrls(c.get('deps').config, tenant) : null;
     return c.json({ message: 'unauthenticated', ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status }, 401);
   }
-  const memberships = c.var.memberships ?? (await listMemberships(c.var.deps.db, user.id));
-  return c.json({ user: userPayload(user, memberships, c.var.hostTenant) });
+  const memberships = c.get('memberships') ?? (await listMemberships(c.get('deps').db, user.id));
+  return c.json({ user: userPayload(user, memberships, c.get('hostTenant')) });
 });
 
 authApi.patch('/user/language', requireSession, async (c) => {
   const { language } = await readJson(c, languageSchema);
-  const { db, clock } = c.var.deps;
-  await db.update(users).set({ language, updatedAt: clock.now() }).where(eq(users.id, c.var.user.id));
+  const { db, clock } = c.get('deps');
+  await db.update(users).set({ language, updatedAt: clock.now() }).where(eq(users.id, c.get('user').id));
   return c.json({ message: 'success', language });
 });
 

@@ -29,6 +29,6 @@ challengeApi.post('/additional-challenge/verify', async (c) => {
 });
 
 challengeApi.post('/additional-challenge/resend', async (c) => {
-  await resendAdditionalChallenge(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null);
+  await resendAdditionalChallenge(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'code-resent' });
 });

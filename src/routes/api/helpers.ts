@@ -14,9 +14,9 @@ export function appPaths(config: Config): string[] {
 
 /** SSO active-users status of the host tenant: none, some or all of its active members. */
 export async function ssoStatus(c: Ctx): Promise<'none' | 'some' | 'all'> {
-  const tenant = c.var.hostTenant;
+  const tenant = c.get('hostTenant');
   if (!tenant?.isSsoEnabled) return 'none';
-  const rows = await c.var.deps.db
+  const rows = await c.get('deps').db
     .select({ sso: tenantUsers.isSsoEnabled, n: count() })
     .from(tenantUsers)
     .where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt), eq(tenantUsers.invitationPending, false)))

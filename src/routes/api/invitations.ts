@@ -14,16 +14,16 @@ function tenantIdParam(value: string): number {
 }
 
 invitationsApi.get('/invitations', requireSession, async (c) => {
-  const rows = await listInvitations(c.var.deps.db, c.var.user.id);
+  const rows = await listInvitations(c.get('deps').db, c.get('user').id);
   return c.json({ invitations: rows.map((r) => ({ tenant_id: r.tenantId, tenant_name: r.tenantName, invited_at: new Date(r.invitedAt).toISOString() })) });
 });
 
 invitationsApi.post('/invitations/:tenantId/accept', requireSession, async (c) => {
-  await acceptInvitation(c.var.deps, c.var.user, c.var.session, tenantIdParam(c.req.param('tenantId')), c.var.clientIp);
+  await acceptInvitation(c.get('deps'), c.get('user'), c.get('session'), tenantIdParam(c.req.param('tenantId')), c.get('clientIp'));
   return c.json({ message: 'success' });
 });
 
 invitationsApi.post('/invitations/:tenantId/decline', requireSession, async (c) => {
-  await declineInvitation(c.var.deps, c.var.user, c.var.session, tenantIdParam(c.req.param('tenantId')), c.var.clientIp);
+  await declineInvitation(c.get('deps'), c.get('user'), c.get('session'), tenantIdParam(c.req.param('tenantId')), c.get('clientIp'));
   return c.json({ message: 'success' });
 });

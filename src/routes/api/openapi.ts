@@ -110,7 +110,7 @@ export const openApiRoute = new Hono<AppEnv>();
 let cached: { key: string; doc: Json } | undefined;
 
 openApiRoute.get('/openapi.json', (c) => {
-  const config = c.var.deps.config;
+  const config = c.get('deps').config;
   const key = `${config.PUBLIC_URL}${config.BASE_PATH}`;
   if (cached?.key !== key) cached = { key, doc: buildOpenApi(config) };
   return c.json(cached.doc, 200, { 'Cache-Control': 'public, max-age=300' });

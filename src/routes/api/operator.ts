@@ -28,13 +28,13 @@ export const OPERATOR_AUTH_LIMIT = { max: 20, windowMs: 10 * 60_000 };
 
 const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   // Operators work across tenants: the API answers on the main domain only, never on a tenant host.
-  if (c.var.hostTenant) return c.json({ message: 'not-found' }, 404);
+  if (c.get('hostTenant')) return c.json({ message: 'not-found' }, 404);
   // Whatever the session middleware found in a cookie does not count here.
   c.set('session', null);
   c.set('user', null);
   c.set('member', null);
-  const { db, clock } = c.var.deps;
-  const limit = { key: `operator-auth:ip:${addressKey(c.var.clientIp)}`, ...OPERATOR_AUTH_LIMIT };
+  const { db, clock } = c.get('deps');
+  const limit = { key: `operator-auth:ip:${addressKey(c.get('clientIp'))}`, ...OPERATOR_AUTH_LIMIT };
   // Reserved before the token is looked at; a good token gives its attempt back.
   await reserve(db, [limit], clock.now());
   const header = c.req.header('authorization') ?? '';
@@ -63,8 +63,8 @@ const actorOf = (c: { var: OperatorEnv['Variables']; req: { header(n: string): s
 /** 403 unless the token carries `scope`; the refusal is audited too. */
 function need(scope: OperatorScope): MiddlewareHandler<OperatorEnv> {
   return async (c, next) => {
-    if (!c.var.operator.scopes.includes(scope)) {
-      await auditOperator(c.var.deps, actorOf(c), 'scope_refused', { details: { scope, method: c.req.method, path: c.req.path } });
+    if (!c.get('operator').scopes.includes(scope)) {
+      await auditOperator(c.get('deps'), actorOf(c), 'scope_refused', { details: { scope, method: c.req.method, path: c.req.path } });
       return c.json({ message: 'insufficient-scope', scope }, 403);
     }
     return next();
@@ -83,59 +83,59 @@ const operator = new Hono<OperatorEnv>();
 operator.use('/operator/*', bearerAuth);
 
 operator.get('/operator/whoami', async (c) => {
-  await auditOperator(c.var.deps, actorOf(c), 'whoami');
-  const { tokenId, tokenName, scopes } = c.var.operator;
+  await auditOperator(c.get('deps'), actorOf(c), 'whoami');
+  const { tokenId, tokenName, scopes } = c.get('operator');
   return c.json({ id: tokenId, name: tokenName, scopes });
 });
 
-operator.get('/operator/tenants', need('tenants:read'), async (c) => c.json({ tenants: await listTenants(c.var.deps, actorOf(c), readQuery(c, listTenantsQuerySchema)) }));
+operator.get('/operator/tenants', need('tenants:read'), async (c) => c.json({ tenants: await listTenants(c.get('deps'), actorOf(c), readQuery(c, listTenantsQuerySchema)) }));
 
 operator.post('/operator/tenants', need('tenants:write'), async (c) => {
   const input = await readJson(c, createTenantSchema);
-  return c.json(await createTenant(c.var.deps, actorOf(c), input), 201);
+  return c.json(await createTenant(c.get('deps'), actorOf(c), input), 201);
 });
 
-operator.get('/operator/tenants/:id', need('tenants:read'), async (c) => c.json(await getTenant(c.var.deps, actorOf(c), idParam(c.req.param('id')))));
+operator.get('/operator/tenants/:id', need('tenants:read'), async (c) => c.json(await getTenant(c.get('deps'), actorOf(c), idParam(c.req.param('id')))));
 
 operator.patch('/operator/tenants/:id', need('tenants:write'), async (c) => {
   const id = idParam(c.req.param('id'));
   const input = await readJson(c, updateTenantSchema);
-  return c.json(await updateTenant(c.var.deps, actorOf(c), id, input));
+  return c.json(await updateTenant(c.get('deps'), actorOf(c), id, input));
 });
 
-operator.get('/operator/managers', need('managers:read'), async (c) => c.json({ managers: await listManagers(c.var.deps, actorOf(c)) }));
+operator.get('/operator/managers', need('managers:read'), async (c) => c.json({ managers: await listManagers(c.get('deps'), actorOf(c)) }));
 
 operator.post('/operator/managers', need('managers:write'), async (c) => {
   const { email } = await readJson(c, managerSchema);
-  return c.json(await setManager(c.var.deps, actorOf(c), email, true));
+  return c.json(await setManager(c.get('deps'), actorOf(c), email, true));
 });
 
 operator.post('/operator/managers/revoke', need('managers:write'), async (c) => {
   const { email } = await readJson(c, managerSchema);
-  return c.json(await setManager(c.var.deps, actorOf(c), email, false));
+  return c.json(await setManager(c.get('deps'), actorOf(c), email, false));
 });
 
 operator.get('/operator/maintenance-messages', need('maintenance:read'), async (c) => {
   const { all } = readQuery(c, allQuery);
-  return c.json({ messages: await listMaintenance(c.var.deps, actorOf(c), all === 'true') });
+  return c.json({ messages: await listMaintenance(c.get('deps'), actorOf(c), all === 'true') });
 });
 
 operator.post('/operator/maintenance-messages', need('maintenance:write'), async (c) => {
   const input = await readJson(c, maintenanceMessageSchema);
-  return c.json(await postMaintenance(c.var.deps, actorOf(c), input), 201);
+  return c.json(await postMaintenance(c.get('deps'), actorOf(c), input), 201);
 });
 
 operator.delete('/operator/maintenance-messages/:id', need('maintenance:write'), async (c) => {
-  await deleteMaintenance(c.var.deps, actorOf(c), idParam(c.req.param('id')));
+  await deleteMaintenance(c.get('deps'), actorOf(c), idParam(c.req.param('id')));
   return c.json({ message: 'success' });
 });
 
 operator.get('/operator/service-requests', need('requests:read'), async (c) =>
-  c.json({ requests: await listServiceRequests(c.var.deps, actorOf(c), readQuery(c, serviceRequestsQuerySchema)) }),
+  c.json({ requests: await listServiceRequests(c.get('deps'), actorOf(c), readQuery(c, serviceRequestsQuerySchema)) }),
 );
 
 operator.post('/operator/service-requests/:id/handled', need('requests:write'), async (c) =>
-  c.json(await markRequestHandled(c.var.deps, actorOf(c), idParam(c.req.param('id')))),
+  c.json(await markRequestHandled(c.get('deps'), actorOf(c), idParam(c.req.param('id')))),
 );
 
 /** Mounted under `<base>/api` by createApp. */

@@ -13,13 +13,13 @@ import { limitPerAddress } from '../middleware/rate-limit';
 export const publicApi = new Hono<AppEnv>();
 
 publicApi.get('/maintenance-messages', async (c) => {
-  const { db, clock } = c.var.deps;
-  return c.json(await currentMaintenanceMessages(db, clock.now(), c.var.lang));
+  const { db, clock } = c.get('deps');
+  return c.json(await currentMaintenanceMessages(db, clock.now(), c.get('lang')));
 });
 
 publicApi.get('/saml2/check', async (c) => {
-  const tenant = c.var.hostTenant;
-  const setting = tenant?.isSsoEnabled ? await c.var.deps.db.select({ on: samlSettings.isIdpConfigured }).from(samlSettings).where(eq(samlSettings.tenantId, tenant.id)).get() : undefined;
+  const tenant = c.get('hostTenant');
+  const setting = tenant?.isSsoEnabled ? await c.get('deps').db.select({ on: samlSettings.isIdpConfigured }).from(samlSettings).where(eq(samlSettings.tenantId, tenant.id)).get() : undefined;
   return c.json({
     is_idp_configured: Boolean(tenant?.isSsoEnabled && setting?.on),
     initial_subdomain: tenant?.initialSubdomain ?? null,
@@ -30,8 +30,8 @@ publicApi.get('/saml2/check', async (c) => {
 /** Whether an email signs in with SSO (domain/sso/email-check.ts); on a subdomain only that tenant counts. */
 async function ssoForEmail(c: Ctx, onlyHost: boolean) {
   const { email } = readQuery(c, emailQuerySchema);
-  if (onlyHost && !c.var.hostTenant) return c.json({ is_idp_configured: false, initial_subdomain: null });
-  const subdomain = await ssoSubdomainForEmail(c.var.deps.db, email, onlyHost ? c.var.hostTenant!.id : undefined);
+  if (onlyHost && !c.get('hostTenant')) return c.json({ is_idp_configured: false, initial_subdomain: null });
+  const subdomain = await ssoSubdomainForEmail(c.get('deps').db, email, onlyHost ? c.get('hostTenant')!.id : undefined);
   return c.json({ is_idp_configured: subdomain !== null, initial_subdomain: subdomain });
 }
 

@@ -32,25 +32,25 @@ function bindingToken(c: Ctx, create: boolean): string | null {
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
   if (!create) return null;
   const token = randomToken(32);
-  setCookie(c, BINDING_COOKIE, token, { path: `${c.var.deps.config.BASE_PATH}/api/saml2/`, httpOnly: true, secure: true, sameSite: 'None', maxAge: 3600 });
+  setCookie(c, BINDING_COOKIE, token, { path: `${c.get('deps').config.BASE_PATH}/api/saml2/`, httpOnly: true, secure: true, sameSite: 'None', maxAge: 3600 });
   return token;
 }
 
 samlApi.get('/saml2/all/metadata', (c) => {
-  const tenant = c.var.hostTenant;
+  const tenant = c.get('hostTenant');
   if (!tenant) return c.json({ message: 'not-found' }, 404);
-  return c.body(spMetadata(c.var.deps.config, tenant), 200, { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' });
+  return c.body(spMetadata(c.get('deps').config, tenant), 200, { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' });
 });
 
 samlApi.get('/saml2/all/login', async (c) => {
-  const tenant = c.var.hostTenant;
+  const tenant = c.get('hostTenant');
   if (!tenant) return samlResultPage(c, 'error', 404);
   try {
-    const url = await startLogin(c.var.deps, {
+    const url = await startLogin(c.get('deps'), {
       tenant,
       relayState: c.req.query('RelayState') ?? null,
       bindingToken: bindingToken(c, true)!,
-      appPaths: appPaths(c.var.deps.config),
+      appPaths: appPaths(c.get('deps').config),
     });
     return c.redirect(url, 302);
   } catch (err) {
@@ -60,29 +60,29 @@ samlApi.get('/saml2/all/login', async (c) => {
 });
 
 async function refused(c: Ctx, reason: string) {
-  const { db, clock } = c.var.deps;
-  await audit(db, { tenantId: c.var.hostTenant?.id ?? null, actorUserId: null, action: 'login.sso.refused', ipAddress: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null, details: { reason } }, clock.now());
+  const { db, clock } = c.get('deps');
+  await audit(db, { tenantId: c.get('hostTenant')?.id ?? null, actorUserId: null, action: 'login.sso.refused', ipAddress: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null, details: { reason } }, clock.now());
   return samlResultPage(c, 'error', 403);
 }
 
 samlApi.post(SAML_PATHS.acs.replace('/api', ''), async (c) => {
-  const tenant = c.var.hostTenant;
+  const tenant = c.get('hostTenant');
   if (!tenant) return samlResultPage(c, 'error', 404);
   if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) return refused(c, 'content-type');
   const form = new URLSearchParams(await c.req.text());
   const samlResponse = form.get('SAMLResponse');
   if (!samlResponse) return refused(c, 'missing-response');
   try {
-    const result = await consumeResponse(c.var.deps, {
+    const result = await consumeResponse(c.get('deps'), {
       tenant,
       samlResponse,
       relayState: form.get('RelayState'),
       bindingToken: bindingToken(c, false),
       client: clientInfo(c),
-      appPaths: appPaths(c.var.deps.config),
+      appPaths: appPaths(c.get('deps').config),
     });
     if (result.kind === 'test-passed') {
-      await audit(c.var.deps.db, { tenantId: tenant.id, actorUserId: null, action: 'admin.sso.test-passed', ipAddress: c.var.clientIp }, c.var.deps.clock.now());
+      await audit(c.get('deps').db, { tenantId: tenant.id, actorUserId: null, action: 'admin.sso.test-passed', ipAddress: c.get('clientIp') }, c.get('deps').clock.now());
       return samlResultPage(c, 'passed', 200);
     }
     setSessionCookie(c, result.signIn.token, result.signIn.remember, result.signIn.expiresAt);
@@ -96,13 +96,13 @@ samlApi.post(SAML_PATHS.acs.replace('/api', ''), async (c) => {
 
 /** The IdP's LogoutRequest (HTTP-Redirect binding). */
 samlApi.get('/saml2/all/sls', async (c) => {
-  const tenant = c.var.hostTenant;
+  const tenant = c.get('hostTenant');
   if (!tenant) return c.json({ message: 'not-found' }, 404);
   const url = new URL(c.req.url);
   try {
-    const { ended, responseUrl } = await idpLogout(c.var.deps, tenant, c.req.query(), url.search.slice(1));
-    await audit(c.var.deps.db, { tenantId: tenant.id, actorUserId: null, action: 'logout.sso.idp', ipAddress: c.var.clientIp, details: { ended } }, c.var.deps.clock.now());
-    return responseUrl ? c.redirect(responseUrl, 302) : c.redirect(`${c.var.deps.config.BASE_PATH}/login`, 302);
+    const { ended, responseUrl } = await idpLogout(c.get('deps'), tenant, c.req.query(), url.search.slice(1));
+    await audit(c.get('deps').db, { tenantId: tenant.id, actorUserId: null, action: 'logout.sso.idp', ipAddress: c.get('clientIp'), details: { ended } }, c.get('deps').clock.now());
+    return responseUrl ? c.redirect(responseUrl, 302) : c.redirect(`${c.get('deps').config.BASE_PATH}/login`, 302);
   } catch (err) {
     if (err instanceof SamlRefusal) return refused(c, `logout:${err.reason}`);
     throw err;
@@ -113,14 +113,14 @@ const admin = requireAccess('admin');
 type Admin = { var: AuthedEnv['Variables'] };
 const actorOf = (c: Admin) => ({ userId: c.var.user.id, ip: c.var.clientIp });
 
-samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.var.deps, c.var.hostTenant!)));
+samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.get('deps'), c.get('hostTenant')!)));
 
 samlApi.post('/admin/saml', admin, async (c) => {
   const input = await readJson(c, samlSettingSchema);
-  return c.json({ message: 'success', ...(await saveSamlSetting(c.var.deps, c.var.hostTenant!, input, actorOf(c), c.var.t)) });
+  return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.get('hostTenant')!, input, actorOf(c), c.get('t'))) });
 });
 
 samlApi.patch('/admin/saml/configure-idp-status', admin, async (c) => {
   const { isIdpConfigured } = await readJson(c, idpStatusSchema);
-  return c.json(await setIdpStatus(c.var.deps, c.var.hostTenant!, isIdpConfigured, actorOf(c)));
+  return c.json(await setIdpStatus(c.get('deps'), c.get('hostTenant')!, isIdpConfigured, actorOf(c)));
 });

@@ -45,7 +45,7 @@ const notSso: MiddlewareHandler<AuthedEnv> = async (c, next) => {
 };
 /** ...and the password re-entered in this session within 15 minutes. */
 const recentPassword: MiddlewareHandler<AuthedEnv> = async (c, next) => {
-  assertRecentPassword(c.var.session, c.var.deps.clock.now());
+  assertRecentPassword(c.get('session'), c.get('deps').clock.now());
   return next();
 };
 const account = [requireSession, notSso] as const;
@@ -53,18 +53,18 @@ const setup = [requireSession, notSso, recentPassword] as const;
 
 twofaApi.post('/password/verify', ...account, async (c) => {
   const { password } = await readJson(c, verifyPasswordSchema);
-  await verifyPasswordForSetup(c.var.deps, c.var.user, c.var.session, password);
+  await verifyPasswordForSetup(c.get('deps'), c.get('user'), c.get('session'), password);
   return c.json({ message: 'verified' });
 });
 
 // One POST starts a setup (codes and secret made once); the spec's GETs only read it.
 twofaApi.post('/twofa/setup', ...setup, async (c) => {
   const { method } = await readJson(c, twofaSetupSchema);
-  return c.json(await startSetup(c.var.deps, c.var.user, method));
+  return c.json(await startSetup(c.get('deps'), c.get('user'), method));
 });
-twofaApi.get('/twofa/backup-codes', ...setup, async (c) => c.json({ backupCodes: (await pendingSetupDetails(c.var.deps, c.var.user)).backupCodes }));
-twofaApi.get('/twofa/app/qr', ...setup, async (c) => c.json({ qrCode: await appDetail(c.var.deps, c.var.user, 'qrCode') }));
-twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => c.json({ manualCode: await appDetail(c.var.deps, c.var.user, 'manualCode') }));
+twofaApi.get('/twofa/backup-codes', ...setup, async (c) => c.json({ backupCodes: (await pendingSetupDetails(c.get('deps'), c.get('user'))).backupCodes }));
+twofaApi.get('/twofa/app/qr', ...setup, async (c) => c.json({ qrCode: await appDetail(c.get('deps'), c.get('user'), 'qrCode') }));
+twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => c.json({ manualCode: await appDetail(c.get('deps'), c.get('user'), 'manualCode') }));
 
 async function appDetail(deps: Deps, user: User, what: 'qrCode' | 'manualCode'): Promise<string> {
   const value = (await pendingSetupDetails(deps, user))[what];
@@ -74,24 +74,24 @@ async function appDetail(deps: Deps, user: User, what: 'qrCode' | 'manualCode'):
 
 twofaApi.post('/twofa/sms/otp', ...setup, async (c) => {
   const { contact } = await readJson(c, smsContactSchema);
-  await setupSms(c.var.deps, c.var.t, c.var.user, contact, c.var.hostTenant?.id ?? null);
+  await setupSms(c.get('deps'), c.get('t'), c.get('user'), contact, c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'sent' });
 });
 
 twofaApi.post('/twofa/sms/otp/resend', ...setup, async (c) => {
-  await resendSetupSms(c.var.deps, c.var.user, c.var.hostTenant?.id ?? null);
+  await resendSetupSms(c.get('deps'), c.get('user'), c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'sent' });
 });
 
 twofaApi.post('/twofa/:method{app|sms}', ...setup, async (c) => {
   const { otp } = await readJson(c, otpSchema);
   const method = c.req.param('method') as 'app' | 'sms';
-  await enableTwofa(c.var.deps, c.var.user, method, otp, c.var.hostTenant?.id ?? null);
+  await enableTwofa(c.get('deps'), c.get('user'), method, otp, c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'success', twofa_method: method });
 });
 
 twofaApi.delete('/twofa', ...setup, async (c) => {
-  await disableTwofa(c.var.deps, c.var.user, c.var.hostTenant?.id ?? null);
+  await disableTwofa(c.get('deps'), c.get('user'), c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'success' });
 });
 
@@ -117,39 +117,39 @@ async function completeLogin(
   if (outcome.kind === 'session' && rememberThis) {
     const agent = parseAgent(client.userAgent);
     const r = await rememberThisDevice(deps, done.user, agent);
-    setCookie(c, cookieName(c, REMEMBER_COOKIE), r.token, { path: '/', httpOnly: true, secure: c.var.https, sameSite: 'Lax', expires: new Date(r.expiresAt) });
+    setCookie(c, cookieName(c, REMEMBER_COOKIE), r.token, { path: '/', httpOnly: true, secure: c.get('https'), sameSite: 'Lax', expires: new Date(r.expiresAt) });
   }
   return answerOutcome(c, outcome);
 }
 
 twofaApi.post('/otp/verify', async (c) => {
   const { otp, rememberDevice: rememberThis } = await readJson(c, otpLoginSchema);
-  const done = await verifyLoginOtp(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, otp);
+  const done = await verifyLoginOtp(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null, otp);
   return completeLogin(c, done, { secondFactor: true }, rememberThis);
 });
 
 twofaApi.post('/backup-code', async (c) => {
   const { backupCode } = await readJson(c, backupCodeSchema);
-  const done = await verifyLoginBackupCode(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, backupCode);
+  const done = await verifyLoginBackupCode(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null, backupCode);
   return completeLogin(c, done, { secondFactor: true });
 });
 
 twofaApi.post('/otp/resend', async (c) => {
-  await resendLoginSms(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null);
+  await resendLoginSms(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'sent' });
 });
 
-twofaApi.post('/setup-twofa-at-login/setup', async (c) => c.json(await startLoginSetup(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null)));
-twofaApi.get('/setup-twofa-at-login/app', async (c) => c.json(await loginSetupDetails(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null)));
+twofaApi.post('/setup-twofa-at-login/setup', async (c) => c.json(await startLoginSetup(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null)));
+twofaApi.get('/setup-twofa-at-login/app', async (c) => c.json(await loginSetupDetails(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null)));
 
 twofaApi.post('/setup-twofa-at-login/app', async (c) => {
   const { otp } = await readJson(c, otpSchema);
-  const done = await enableAtLogin(c.var.deps, challengeToken(c), c.var.hostTenant?.id ?? null, otp);
+  const done = await enableAtLogin(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null, otp);
   return completeLogin(c, done, { secondFactor: true, setup: 'enabled' });
 });
 
 twofaApi.post('/setup-twofa-at-login/skip', async (c) => {
-  const done = await skipSetupAtLogin(c.var.deps, challengeToken(c), c.var.hostTenant);
+  const done = await skipSetupAtLogin(c.get('deps'), challengeToken(c), c.get('hostTenant'));
   return completeLogin(c, done, { setup: 'skipped' });
 });
 

@@ -5,27 +5,28 @@ import { matchRoute, type Access } from '../../shared/routes';
 import type { AppEnv, AuthedEnv, Ctx } from '../env';
 
 export function isSsoUser(c: Ctx): boolean {
-  return Boolean(c.var.hostTenant?.isSsoEnabled && c.var.member?.isSsoEnabled);
+  return Boolean(c.get('hostTenant')?.isSsoEnabled && c.get('member')?.isSsoEnabled);
 }
 
 export function hasAccess(c: Ctx, access: Access): boolean {
   if (access === 'public') return true;
-  if (!c.var.user) return false;
+  const user = c.get('user');
+  if (!user) return false;
   if (access === 'authenticated') return true;
-  const isAdmin = Boolean(c.var.member?.isAdmin);
+  const isAdmin = Boolean(c.get('member')?.isAdmin);
   if (access === 'admin') return isAdmin;
   // Tenant managers only while viewing a tenant from its subdomain.
-  return isAdmin || Boolean(c.var.user.isTenantManager && c.var.hostTenant);
+  return isAdmin || Boolean(user.isTenantManager && c.get('hostTenant'));
 }
 
 export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const base = c.var.deps.config.BASE_PATH;
+  const base = c.get('deps').config.BASE_PATH;
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
   const relative = c.req.path === base ? '/' : c.req.path.slice(base.length);
   const route = matchRoute(relative);
   if (!route) return next();
   c.set('route', route);
-  const signedIn = Boolean(c.var.user);
+  const signedIn = Boolean(c.get('user'));
   if (route.access === 'public') {
     if (signedIn && !route.openWhenAuthenticated) return c.redirect(`${base}/my-account`, 302);
     return next();
@@ -42,14 +43,14 @@ export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** API: 401 without a session. */
 export const requireSession: MiddlewareHandler<AuthedEnv> = async (c, next) => {
-  if (!c.var.session || !c.var.user) return c.json({ message: 'unauthenticated' }, 401);
+  if (!c.get('session') || !c.get('user')) return c.json({ message: 'unauthenticated' }, 401);
   return next();
 };
 
 /** API: 403 unless the caller may use `access` on this host. */
 export function requireAccess(access: Access): MiddlewareHandler<AuthedEnv> {
   return async (c, next) => {
-    if (!c.var.session || !c.var.user) return c.json({ message: 'unauthenticated' }, 401);
+    if (!c.get('session') || !c.get('user')) return c.json({ message: 'unauthenticated' }, 401);
     if (!hasAccess(c as unknown as Ctx, access)) return c.json({ message: 'forbidden' }, 403);
     return next();
   };

@@ -17,6 +17,7 @@ export function anonymousLang(c: Ctx): Lang {
 
 /** After the session middleware: the user's own setting wins. */
 export const localeMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.var.user) setLang(c, c.var.user.language);
+  const user = c.get('user');
+  if (user) setLang(c, user.language);
   await next();
 };

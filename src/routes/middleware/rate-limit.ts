@@ -8,9 +8,9 @@ import type { AppEnv } from '../env';
 
 export function limitPerAddress(name: string, max: number, windowMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { db, clock } = c.var.deps;
+    const { db, clock } = c.get('deps');
     try {
-      await reserve(db, [{ key: `${name}:ip:${addressKey(c.var.clientIp)}`, max, windowMs }], clock.now());
+      await reserve(db, [{ key: `${name}:ip:${addressKey(c.get('clientIp'))}`, max, windowMs }], clock.now());
     } catch (e) {
       if (e instanceof AppError) c.header('Retry-After', String(e.details.duration));
       throw e;

@@ -6,7 +6,7 @@ import type { AppEnv } from '../env';
 
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  const nonce = c.var.nonce;
+  const nonce = c.get('nonce');
   const h = c.res.headers;
   h.set(
     'Content-Security-Policy',
@@ -27,8 +27,8 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   h.set('Cross-Origin-Opener-Policy', 'same-origin');
   h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-  h.set('X-Request-Id', c.var.requestId);
-  if (c.var.https) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  h.set('X-Request-Id', c.get('requestId'));
+  if (c.get('https')) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   // Nothing the portal renders or answers may be cached by shared caches; signed-in pages and
   // API answers must not be stored at all.
   if (!h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
@@ -44,7 +44,7 @@ export function csrfGuard(exemptPaths: string[] = []): MiddlewareHandler<AppEnv>
     const path = c.req.path;
     if (SAFE.has(c.req.method) || exact.has(path) || prefixes.some((p) => path.startsWith(p))) return next();
     const url = new URL(c.req.url);
-    const expected = `${c.var.https ? 'https' : 'http'}://${url.host}`;
+    const expected = `${c.get('https') ? 'https' : 'http'}://${url.host}`;
     if (c.req.header('x-requested-with') !== 'XMLHttpRequest' || c.req.header('origin') !== expected) {
       return c.json({ message: 'csrf-check-failed' }, 403);
     }

@@ -8,10 +8,10 @@ import { renderErrorPage } from '../../ui/render';
 import type { AppEnv } from '../env';
 
 export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const found = c.var.requestAuth?.found;
+  const found = c.get('requestAuth')?.found;
   if (found) {
-    const { db, clock, config } = c.var.deps;
-    const tenant = c.var.hostTenant;
+    const { db, clock, config } = c.get('deps');
+    const tenant = c.get('hostTenant');
     const { member, user } = found;
     const live = liveSession(db, found.session, member, clock.now(), {
       rememberDays: config.SESSION_REMEMBER_DAYS,
@@ -21,7 +21,7 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     // On a tenant host the user must be an active member, or a tenant manager (staff).
     const allowedHere = live && (!tenant || (member ? member.deactivatedAt === null : user.isTenantManager));
     if (live && allowedHere) {
-      if (found.allowlist && !isAllowed(c.var.clientIp, found.allowlist)) {
+      if (found.allowlist && !isAllowed(c.get('clientIp'), found.allowlist)) {
         return c.req.path.startsWith(`${config.BASE_PATH}/api/`)
           ? c.json({ message: 'restricted-ip' }, 403)
           : renderErrorPage(c, 403, 'errors.restricted-ip');
@@ -39,7 +39,7 @@ export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** Runs `work` once the answer is on its way: waitUntil on Workers, a detached promise on Node. */
 function afterResponse(c: Context<AppEnv>, work: () => Promise<unknown>): void {
   const logged = () =>
-    work().catch((e) => console.error(JSON.stringify({ level: 'error', event: 'session_touch_failed', requestId: c.var.requestId, error: String(e) })));
+    work().catch((e) => console.error(JSON.stringify({ level: 'error', event: 'session_touch_failed', requestId: c.get('requestId'), error: String(e) })));
   let ctx: { waitUntil(p: Promise<unknown>): void } | undefined;
   try {
     ctx = c.executionCtx;

@@ -14,13 +14,13 @@ export function devPages(basePath: string, appUrls: Record<'meishi' | 'scheduler
     app.get(url, (c) =>
       renderPage(c, {
         titleKey: 'titles.app-stand-in',
-        body: <Island name="AppStandIn" component={AppStandIn} props={{ lang: c.var.lang, basePath, app: key }} />,
+        body: <Island name="AppStandIn" component={AppStandIn} props={{ lang: c.get('lang'), basePath, app: key }} />,
       }),
     );
   }
   app.get(`${basePath}/dev/outbox`, async (c) => {
     const { t } = c.var;
-    const rows = await c.var.deps.db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);
+    const rows = await c.get('deps').db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);
     return renderPage(c, {
       titleKey: 'titles.outbox',
       body: (

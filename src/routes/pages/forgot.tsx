@@ -48,13 +48,13 @@ const OUTCOMES = {
 
 forgotPages.post('/forgot', ...pageForm, async (c) => {
   // The page itself is for signed-out visitors only (the route table's guard for GET).
-  if (c.var.user) return seeOther(c, `${c.var.deps.config.BASE_PATH}/my-account`);
+  if (c.get('user')) return seeOther(c, `${c.get('deps').config.BASE_PATH}/my-account`);
   const email = (await readForm(c)).email ?? '';
   const parsed = forgotSchema.safeParse({ email });
   // The island shows the address's problem (it checks with the same rule).
   if (!parsed.success) return forgotPage(c, { email, status: 422 });
   try {
-    const outcome = await requestPasswordReset(c.var.deps, parsed.data.email, c.var.hostTenant, c.var.clientIp);
+    const outcome = await requestPasswordReset(c.get('deps'), parsed.data.email, c.get('hostTenant'), c.get('clientIp'));
     return forgotPage(c, { email, initialOutcome: OUTCOMES[outcome], status: outcome === 'error_sending_mail' ? 502 : 200 });
   } catch (e) {
     if (!(e instanceof AppError)) throw e;

@@ -30,7 +30,7 @@ const limit = bodyLimit({ maxSize: FORM_BODY_LIMIT, onError: (c) => renderErrorP
 
 /** Same-origin form posts only (see above), urlencoded only. */
 const sameOriginForm: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const expected = `${c.var.https ? 'https' : 'http'}://${new URL(c.req.url).host}`;
+  const expected = `${c.get('https') ? 'https' : 'http'}://${new URL(c.req.url).host}`;
   if (c.req.header('origin') !== expected) return renderErrorPage(c, 403, 'errors.form-refused');
   if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) return renderErrorPage(c, 415, 'errors.form-refused');
   return next();

@@ -13,7 +13,7 @@ export const invitationPages = new Hono<AppEnv>();
 invitationPages.get('/invitations', async (c) => {
   const { t, lang, deps } = c.var;
   const { data } = await loadFrame(c);
-  const rows = await listInvitations(deps.db, c.var.user!.id);
+  const rows = await listInvitations(deps.db, c.get('user')!.id);
   return renderPage(c, {
     titleKey: 'titles.invitations',
     body: (

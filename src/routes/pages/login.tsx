@@ -59,7 +59,7 @@ async function loginPage(c: Ctx, posted?: PostedLogin) {
   if (user && source === 'outlook' && token) {
     main = <Island name="OutlookComplete" component={OutlookComplete} props={{ lang, basePath: base, token, startUrl, email: user.email }} />;
   } else if (user) {
-    const memberships = activeOnly(c.var.memberships ?? (await listMemberships(deps.db, user.id)));
+    const memberships = activeOnly(c.get('memberships') ?? (await listMemberships(deps.db, user.id)));
     const input = {
       tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps })),
       hostTenantId: hostTenant?.id ?? null,
@@ -159,7 +159,7 @@ loginPages.post('/login', ...pageForm, async (c) => {
   const base = deps.config.BASE_PATH;
   const url = new URL(c.req.url);
   // Signed in meanwhile (another tab): the redirection step, as a visit to login shows it.
-  if (c.var.user) return seeOther(c, `${base}/login${url.search}`);
+  if (c.get('user')) return seeOther(c, `${base}/login${url.search}`);
   const form = await readForm(c);
   const step: LoginStep = form.step === 'email' && hostTenant ? 'email' : form.step === 'sso' && !hostTenant ? 'sso' : 'password';
   const email = form.email ?? '';
@@ -215,12 +215,12 @@ loginPages.post('/login', ...pageForm, async (c) => {
 
 /** The organisation chooser posted without JavaScript: the same next step as the island's choice. */
 loginPages.post('/login/organization', ...pageForm, async (c) => {
-  const base = c.var.deps.config.BASE_PATH;
+  const base = c.get('deps').config.BASE_PATH;
   const url = new URL(c.req.url);
   const login = `${base}/login${url.search}`;
-  if (!c.var.user) return seeOther(c, login);
+  if (!c.get('user')) return seeOther(c, login);
   const form = await readForm(c);
-  const continuePath = safeContinuePath(c.req.query('continue'), base, appPaths(c.var.deps.config));
+  const continuePath = safeContinuePath(c.req.query('continue'), base, appPaths(c.get('deps').config));
   const input = await redirectionInput(c, continuePath);
   const tenant = input.tenants.find((x) => String(x.id) === form.tenant_id);
   if (!tenant) return seeOther(c, login);

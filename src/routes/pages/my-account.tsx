@@ -20,12 +20,12 @@ export const accountPages = new Hono<AppEnv>();
 
 async function myAccount(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const user = c.var.user!;
+  const user = c.get('user')!;
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
   const sso = isSsoUser(c);
   const invitations = (await listInvitations(deps.db, user.id)).length;
-  const all = await listDevices(deps, c.var.session!, rememberedDeviceCookie(c));
+  const all = await listDevices(deps, c.get('session')!, rememberedDeviceCookie(c));
   // Only what the screen shows goes into the page (the API answer also carries the address).
   const view = ({ id, agent, location, lastActivity }: SessionDeviceList['currentSession']) => ({ id, agent, location, lastActivity });
   const devices: SessionDeviceList = {

@@ -32,7 +32,7 @@ async function policyFor(c: Ctx, email: string) {
     if (e instanceof AppError && e.status === 429) return DEFAULT_POLICY;
     throw e;
   }
-  return policyForEmail(c.var.deps, parsed.data, c.var.hostTenant);
+  return policyForEmail(c.get('deps'), parsed.data, c.get('hostTenant'));
 }
 
 async function registerPage(c: Ctx, posted?: Pick<RegisterFormProps, 'initialMessage' | 'initialPasswordError'> & { status?: PageOptions['status'] }) {
@@ -67,7 +67,7 @@ registerPages.get('/register/:email', (c) => registerPage(c));
 
 registerPages.post('/register/:email', ...pageForm, async (c) => {
   const { deps, t, hostTenant } = c.var;
-  if (c.var.user) return seeOther(c, `${deps.config.BASE_PATH}/my-account`);
+  if (c.get('user')) return seeOther(c, `${deps.config.BASE_PATH}/my-account`);
   const fail = (key: string, final: boolean, status: PageOptions['status']) => registerPage(c, { initialMessage: { key, final }, status });
   try {
     // The same per-address limit as POST api/users/register.
@@ -93,7 +93,7 @@ registerPages.post('/register/:email', ...pageForm, async (c) => {
       password: input.data.password,
       confirmation: input.data.password_confirmation,
       hostTenant,
-      ip: c.var.clientIp,
+      ip: c.get('clientIp'),
     });
   } catch (e) {
     if (e instanceof ValidationError) {

@@ -34,10 +34,10 @@ async function withinLimit(c: Ctx, limit: typeof policyLimit): Promise<boolean> 
 /** The policy of a live link's address, or null when the link is not (or may not be checked now). */
 async function livePolicy(c: Ctx, email: string, token: string): Promise<PasswordPolicy | null> {
   if (!email || !token || !(await withinLimit(c, resetCheckLimit))) return null;
-  if (!(await isResetTokenValid(c.var.deps, email, token))) return null;
+  if (!(await isResetTokenValid(c.get('deps'), email, token))) return null;
   // As the island did when the policy could not load: the default policy.
   if (!(await withinLimit(c, policyLimit))) return DEFAULT_POLICY;
-  return policyForEmail(c.var.deps, email, c.var.hostTenant);
+  return policyForEmail(c.get('deps'), email, c.get('hostTenant'));
 }
 
 function resetPage(c: Ctx, p: { email: string; token: string; policy: PasswordPolicy | null; error?: string; status?: PageOptions['status'] }) {
@@ -97,7 +97,7 @@ resetPages.post('/reset', ...pageForm, async (c) => {
       password: parsed.data.password,
       confirmation: parsed.data.password_confirmation,
       hostTenant,
-      ip: c.var.clientIp,
+      ip: c.get('clientIp'),
     });
   } catch (e) {
     if (e instanceof ValidationError) {

@@ -9,7 +9,7 @@ export function signedLinkProps(c: Ctx) {
   // Hono decodes path parameters.
   const email = (c.req.param('email') ?? '').slice(0, 254);
   // Links cached in a tab (or opened late) can expire before the island posts; checked again there.
-  const expired = expires !== '' && Number(expires) * 1000 <= c.var.deps.clock.now();
+  const expired = expires !== '' && Number(expires) * 1000 <= c.get('deps').clock.now();
   // Keep the signature out of Referer headers to other sites (same-origin, not no-referrer: the
   // registration form's own post must carry a real Origin; decision 0029).
   c.header('Referrer-Policy', 'same-origin');

@@ -55,7 +55,7 @@ async function pendingLogin(c: Ctx, kind: ChallengeKind) {
 }
 
 function backToLogin(c: Ctx) {
-  return c.redirect(`${c.var.deps.config.BASE_PATH}/login${new URL(c.req.url).search}`, 302);
+  return c.redirect(`${c.get('deps').config.BASE_PATH}/login${new URL(c.req.url).search}`, 302);
 }
 
 function page(c: Ctx, titleKey: string, heading: string, body: ReactNode) {
@@ -78,8 +78,8 @@ twofaLoginPages.get('/otp', async (c) => {
   const { challenge, user } = pending;
   const method = user.twofaMethod === 'sms' ? 'sms' : 'app';
   const sentAt = challenge.codeSentAt;
-  const resendIn = method === 'sms' && sentAt ? Math.max(0, Math.ceil((sentAt + SMS_RESEND_COOLDOWN_S * 1000 - c.var.deps.clock.now()) / 1000)) : 0;
-  return page(c, 'titles.enter-otp', c.var.t('otp.heading'), <Island name="OtpForm" component={OtpForm} props={{ ...signInContext(c), method, resendIn }} />);
+  const resendIn = method === 'sms' && sentAt ? Math.max(0, Math.ceil((sentAt + SMS_RESEND_COOLDOWN_S * 1000 - c.get('deps').clock.now()) / 1000)) : 0;
+  return page(c, 'titles.enter-otp', c.get('t')('otp.heading'), <Island name="OtpForm" component={OtpForm} props={{ ...signInContext(c), method, resendIn }} />);
 });
 
 twofaLoginPages.get('/recovery', async (c) => {
@@ -99,11 +99,11 @@ twofaLoginPages.get('/recovery', async (c) => {
 twofaLoginPages.get('/setup-twofa-at-login', async (c) => {
   const pending = await pendingLogin(c, 'enable_twofa');
   if (!pending) return backToLogin(c);
-  const { skipAllowed } = enforcement(c.var.hostTenant, await listMemberships(c.var.deps.db, pending.user.id));
+  const { skipAllowed } = enforcement(c.get('hostTenant'), await listMemberships(c.get('deps').db, pending.user.id));
   return page(
     c,
     'titles.setup-twofa-at-login',
-    c.var.t('setupAtLogin.heading'),
+    c.get('t')('setupAtLogin.heading'),
     <Island name="SetupTwofaAtLogin" component={SetupTwofaAtLogin} props={{ ...signInContext(c), skipAllowed, email: pending.user.email }} />,
   );
 });

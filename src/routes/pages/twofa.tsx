@@ -57,10 +57,10 @@ twofaPages.get('/verify-password', async (c) => {
 
 twofaPages.get('/twofa', async (c) => {
   const { t, lang, deps } = c.var;
-  const user = c.var.user!;
+  const user = c.get('user')!;
   const base = deps.config.BASE_PATH;
   try {
-    assertRecentPassword(c.var.session!, deps.clock.now());
+    assertRecentPassword(c.get('session')!, deps.clock.now());
   } catch {
     return c.redirect(`${base}/verify-password?redirect=twofa`, 302);
   }

@@ -49,7 +49,7 @@ function Row({ t, lang, e }: { t: T; lang: Lang; e: ActivityEntry }) {
 
 export async function activityLogsPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const base = deps.config.BASE_PATH;
   const before = parseCursor(c.req.query('before'));
   const { data } = await loadFrame(c);

@@ -11,10 +11,10 @@ import { AdminHeading, LoadError } from './parts';
 
 export async function contactDetailsPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const { data } = await loadFrame(c);
   const contacts = await getContacts(deps, tenant).catch((err: unknown) => {
-    console.error(JSON.stringify({ level: 'error', requestId: c.var.requestId, path: c.req.path, error: String(err) }));
+    console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), path: c.req.path, error: String(err) }));
     return null;
   });
   return renderPage(c, {

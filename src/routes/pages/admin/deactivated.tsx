@@ -13,7 +13,7 @@ import { AdminHeading, ManagerBanner } from './parts';
 
 export async function deactivatedPageScreen(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const base = deps.config.BASE_PATH;
   const isAdmin = hasAccess(c, 'admin');
   const { data } = await loadFrame(c);

@@ -12,7 +12,7 @@ import { AdminHeading, ManagerBanner } from './parts';
 
 export async function departmentsPageScreen(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const isAdmin = hasAccess(c, 'admin');
   const { data } = await loadFrame(c);
   const departments = await listDepartments(deps, tenant.id);

@@ -11,7 +11,7 @@ import { AdminHeading } from './parts';
 
 export async function getMoreServicesPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const { data } = await loadFrame(c);
   const contract = await getContractDetails(deps, tenant).catch(() => null);
   return renderPage(c, {

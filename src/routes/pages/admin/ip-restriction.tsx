@@ -11,7 +11,7 @@ import { AdminHeading, OptionalFeature } from './parts';
 
 export async function ipRestrictionPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
   const subscribed = tenant.isFeatureIpRestrictionSubscribed;
@@ -25,7 +25,7 @@ export async function ipRestrictionPage(c: Ctx) {
           <Island
             name="IpRestriction"
             component={IpRestriction}
-            props={{ lang, basePath: base, enabled: tenant.isIpRestrictionEnabled, entries, currentIp: c.var.clientIp }}
+            props={{ lang, basePath: base, enabled: tenant.isIpRestrictionEnabled, entries, currentIp: c.get('clientIp') }}
           />
         ) : (
           <OptionalFeature t={t} base={base} />

@@ -10,7 +10,7 @@ import { AdminHeading } from './parts';
 
 export async function passwordPolicyPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const { data } = await loadFrame(c);
   return renderPage(c, {
     titleKey: 'titles.password-policy-settings',

@@ -11,7 +11,7 @@ import { AdminHeading } from './parts';
 
 export async function ssoSettingPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
   const subscribed = isSsoSubscribed(tenant);

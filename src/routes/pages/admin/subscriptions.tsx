@@ -101,7 +101,7 @@ function Contract({ t, lang, d, now }: { t: T; lang: Lang; d: ContractDetails; n
 
 export async function subscriptionsPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
   const details = await getContractDetails(deps, tenant).catch(() => null);

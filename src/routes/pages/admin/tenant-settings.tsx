@@ -11,12 +11,12 @@ import { AdminHeading } from './parts';
 
 export async function tenantSettingsPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const { PORTAL_DOMAIN: domain, BASE_PATH: base } = deps.config;
   const { data } = await loadFrame(c);
   const url = new URL(c.req.url);
   // The address members sign in at under each label (default tenant URL path: the base path).
-  const entry = (label: string): TenantUrl => ({ label, url: `${tenantOrigin({ subdomain: label, initialSubdomain: label }, domain, url, c.var.https)}${base}` });
+  const entry = (label: string): TenantUrl => ({ label, url: `${tenantOrigin({ subdomain: label, initialSubdomain: label }, domain, url, c.get('https'))}${base}` });
   return renderPage(c, {
     titleKey: 'titles.tenant-settings',
     body: (

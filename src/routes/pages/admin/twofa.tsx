@@ -10,7 +10,7 @@ import { AdminHeading, OptionalFeature } from './parts';
 
 export async function twofaPolicyPage(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
   return renderPage(c, {

@@ -19,7 +19,7 @@ import { AdminHeading, ManagerBanner } from './parts';
 
 export async function usersPageScreen(c: Ctx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.var.hostTenant!;
+  const tenant = c.get('hostTenant')!;
   const isAdmin = hasAccess(c, 'admin');
   const { data } = await loadFrame(c);
   // An odd parameter falls back to its default (the rest of the query still applies) rather

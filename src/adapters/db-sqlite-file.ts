@@ -26,6 +26,10 @@ const CACHE_SIZE = 500;
 
 export function openSqliteFile(path: string, timeout = 5000): { client: Client; firstRow: FirstRow } {
   const db = new Database(path, { timeout });
+  // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit no longer waits for
+  // the disk on the event loop (a login's few writes each cost an fsync before). The file stays
+  // consistent; a power cut (not a process crash) may lose the last commits.
+  db.exec('PRAGMA synchronous = NORMAL');
   const cache = new Map<string, Prepared>();
 
   function prepare(sql: string): Prepared {

@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { loadArgon2Native } from '../../src/adapters/argon2-native';
+import { concurrencyGate, loadArgon2Native } from '../../src/adapters/argon2-native';
 import { loadArgon2Node } from '../../src/adapters/argon2-node';
 import { createPasswordHasher } from '../../src/domain/auth/passwords';
 
@@ -39,5 +39,40 @@ describe('password hashing', () => {
     expect((await native.verify('Portal-Demo-2026?', fromWasm)).ok).toBe(false);
     // NFKC: a full-width password typed on a Japanese keyboard verifies as its half-width form.
     expect((await native.verify('Ｐｏｒｔａｌ-Demo-2026!', fromWasm)).ok).toBe(true);
+  });
+});
+
+describe('the hash concurrency gate (Node)', () => {
+  it('runs at most its limit of tasks at once, the others in order, and passes results and errors through', async () => {
+    const gate = concurrencyGate(2);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const task = (i: number) => () =>
+      new Promise<number>((resolve, reject) => {
+        running++;
+        peak = Math.max(peak, running);
+        setTimeout(() => {
+          running--;
+          order.push(i);
+          if (i === 3) reject(new Error('boom'));
+          else resolve(i * 10);
+        }, 5);
+      });
+    const results = await Promise.allSettled([0, 1, 2, 3, 4, 5, 6].map((i) => gate(task(i))));
+    expect(peak).toBe(2);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual([0, 10, 20, 'rejected', 40, 50, 60]);
+    // A failed task frees its slot: all seven ran.
+    expect(order).toHaveLength(7);
+  });
+
+  it('native argon2id through a gate of one still verifies hashes made in parallel', async () => {
+    const native = createPasswordHasher(() => loadArgon2Native(1));
+    const hashes = await Promise.all(['a-Password-1', 'b-Password-2', 'c-Password-3'].map((p) => native.hash(p)));
+    expect(await Promise.all(hashes.map((h, i) => native.verify(['a-Password-1', 'b-Password-2', 'c-Password-3'][i]!, h)))).toEqual([
+      expect.objectContaining({ ok: true }),
+      expect.objectContaining({ ok: true }),
+      expect.objectContaining({ ok: true }),
+    ]);
   });
 });

@@ -32,16 +32,14 @@ function mapRow<R>(cols: Columns, values: readonly unknown[], offset: number): R
 }
 
 // The memberships are one JSON array of [tenant columns..., membership columns..., [apps]],
-// in the order listMemberships gives (tenant name); JSON sub-values lose their JSON type when they
-// pass through a sub-select, hence json(...) around them.
+// sorted here by tenant name as listMemberships orders them (an ORDER BY would need a sub-select,
+// whose JSON values SQLite re-parses). A sub-select's JSON loses its JSON type, hence json(...).
 const SELECT = `SELECT ${list(T, 't')}, ${list(S, 's')}, ${list(U, 'u')}, ${list(M, 'm')},
   CASE WHEN u."id" IS NULL THEN NULL ELSE (
-    SELECT json_group_array(json(x)) FROM (
-      SELECT json_array(${list(T, 'mt')}, ${list(M, 'mm')},
-        json((SELECT json_group_array(a."app") FROM "tenant_apps" a WHERE a."tenant_id" = mt."id"))) AS x
-      FROM "tenant_users" mm JOIN "tenants" mt ON mt."id" = mm."tenant_id"
-      WHERE mm."user_id" = u."id" AND mm."operation_status" IS NULL AND mm."invitation_pending" = 0
-      ORDER BY mt."name")) END,
+    SELECT json_group_array(json_array(${list(T, 'mt')}, ${list(M, 'mm')},
+        json((SELECT json_group_array(a."app") FROM "tenant_apps" a WHERE a."tenant_id" = mt."id"))))
+    FROM "tenant_users" mm JOIN "tenants" mt ON mt."id" = mm."tenant_id"
+    WHERE mm."user_id" = u."id" AND mm."operation_status" IS NULL AND mm."invitation_pending" = 0) END,
   CASE WHEN t."is_ip_restriction_enabled" = 1 AND m."id" IS NOT NULL THEN (
     SELECT json_group_array(json_array(w."ip_address", w."prefix_length")) FROM "whitelisted_ips" w WHERE w."tenant_id" = t."id") END
 FROM (SELECT `;
@@ -95,6 +93,8 @@ export async function readRequestAuth(db: Db, label: string | null, token: strin
     const mm = mapRow<TenantUser>(M, r, T.length);
     return { tenant: mt, member: mm, apps: memberApps(mm, r[T.length + M.length] as AppKey[]) };
   });
+  // SQLite's ORDER BY compares names as bytes (UTF-8); code units sort the same below U+10000.
+  memberships.sort((a, b) => (a.tenant.name < b.tenant.name ? -1 : a.tenant.name > b.tenant.name ? 1 : 0));
   const allow = row[at + 1];
   const allowlist = allow === null || allow === undefined ? null : (JSON.parse(String(allow)) as [string, number][]).map(([ipAddress, prefixLength]) => ({ ipAddress, prefixLength }));
   return { tenant, found: { session, user, member, memberships, allowlist } };

@@ -81,6 +81,9 @@ export function createApp(deps: Deps) {
   // CSV uploads carry their own 50 MB limit (src/routes/api/admin-import.ts).
   const uploads = new Set(UPLOAD_PATHS.map((p) => `${base}/api${p}`));
   api.use('*', (c, next) => {
+    // A GET or HEAD carries no body (a Request refuses one). Asking for it anyway made Node's
+    // adapter build a whole undici Request for every read (a seventh of a signed-in GET).
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (c.req.path === acsPath) return samlLimit(c, next);
     if (c.req.method === 'POST' && uploads.has(c.req.path)) return next();
     return jsonLimit(c, next);

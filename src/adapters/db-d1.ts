@@ -27,6 +27,9 @@ interface SessionLike {
 }
 type WithSessions = D1 & { withSession?(constraintOrBookmark?: string): SessionLike };
 
+/** D1 bookmarks are groups of hex digits joined by dashes. */
+const BOOKMARK = /^[0-9a-f]{1,40}(-[0-9a-f]{1,40}){0,8}$/i;
+
 /**
  * One D1 session per request (the Sessions API): reads may be served by a read replica, and the
  * bookmark the browser brings back makes its own earlier writes visible to it. A state-changing
@@ -37,7 +40,9 @@ export function d1Scopes(binding: D1): DbScopes {
   const b = binding as WithSessions;
   return {
     open(bookmark, write): DbScope {
-      const session: SessionLike = b.withSession ? b.withSession(write ? 'first-primary' : bookmark ?? 'first-unconstrained') : (b as unknown as SessionLike);
+      // A bookmark is the browser's to send: one that is not D1's shape starts unconstrained.
+      const from = write ? 'first-primary' : bookmark && BOOKMARK.test(bookmark) ? bookmark : 'first-unconstrained';
+      const session: SessionLike = b.withSession ? b.withSession(from) : (b as unknown as SessionLike);
       let trips = 0;
       const count = <T>(p: Promise<T>) => {
         trips++;

@@ -34,9 +34,16 @@ describe('D1 round trips per request', () => {
     const bookmark = login.headers.getSetCookie().find((c) => c.startsWith('portal_d1_bookmark='));
     expect(bookmark).toMatch(/HttpOnly/i);
     expect(acme.browser.jar('acme.localhost').get('portal_d1_bookmark')).toBeTruthy();
+    // D1's shape, so the worker follows it rather than starting unconstrained.
+    expect(acme.browser.jar('acme.localhost').get('portal_d1_bookmark')).toMatch(/^[0-9a-f]{1,40}(-[0-9a-f]{1,40}){0,8}$/i);
     // The next read sees the write (the new session) through its own D1 session.
     const r = await acme.get('/accounts/api/user');
     expect(r.status).toBe(200);
     expect(r.body.user.email).toBe('admin@acme.test');
+    // A bookmark is the browser's to send: a made-up one changes nothing.
+    acme.browser.jar('acme.localhost').set('portal_d1_bookmark', 'not-a-bookmark!');
+    const forged = await acme.get('/accounts/api/user');
+    expect(forged.status).toBe(200);
+    expect(forged.body.user.email).toBe('admin@acme.test');
   });
 });

@@ -15,15 +15,17 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
   const ttlMs = base.config.HOST_CACHE_SECONDS * 1000;
   return async (c, next) => {
+    c.set('deps', base);
+    c.set('https', base.runtime.isHttps(c.req.raw));
     // Workers: this request's own D1 session, continuing from the browser's bookmark.
-    const bookmark = base.dbScopes ? getCookie(c, D1_BOOKMARK_COOKIE) ?? null : null;
+    const bookmarkCookie = base.dbScopes ? cookieName(c, D1_BOOKMARK_COOKIE) : '';
+    const bookmark = base.dbScopes ? getCookie(c, bookmarkCookie) ?? null : null;
     const scope = base.dbScopes?.open(bookmark, !READS.has(c.req.method)) ?? null;
     const deps = scope ? { ...base, db: scope.db } : base;
     c.set('deps', deps);
     // randomUUID draws from a pooled buffer: two small random reads per request cost more.
     c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID());
     c.set('nonce', crypto.randomUUID().replaceAll('-', ''));
-    c.set('https', deps.runtime.isHttps(c.req.raw));
     c.set('clientIp', deps.runtime.clientIp(c.req.raw, c.env));
     c.set('session', null);
     c.set('user', null);
@@ -58,11 +60,11 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     if (scope) {
       const next = scope.bookmark();
       // Not a secret (a position in the database's history): the browser only carries it back.
-      if (next && next !== bookmark) setCookie(c, D1_BOOKMARK_COOKIE, next, { path: '/', httpOnly: true, sameSite: 'Lax', secure: c.get('https') });
+      if (next && next !== bookmark) setCookie(c, bookmarkCookie, next, { path: '/', httpOnly: true, sameSite: 'Lax', secure: c.get('https') });
       if (deps.config.DEV_MODE) c.header('X-D1-Round-Trips', String(scope.roundTrips()));
     }
   };
 }
 
-/** Host-only like the session cookie; one per host, so each tenant host follows its own writes. */
+/** Host-only like the session cookie (named the same way); each tenant host follows its own writes. */
 const D1_BOOKMARK_COOKIE = 'portal_d1_bookmark';

@@ -1,6 +1,6 @@
 import { drizzle } from 'drizzle-orm/d1';
 import * as schema from '../db/schema';
-import { registerFirstRow, type Db } from '../db/client';
+import { linkScope, registerFirstRow, type Db } from '../db/client';
 import type { DbScope, DbScopes } from '../deps';
 
 type D1 = Parameters<typeof drizzle>[0];
@@ -36,7 +36,7 @@ const BOOKMARK = /^[0-9a-f]{1,40}(-[0-9a-f]{1,40}){0,8}$/i;
  * request starts at the primary, so the checks it makes before writing read the latest rows.
  * Each call that reaches D1 (first, all, raw, run, batch) is counted as a round trip.
  */
-export function d1Scopes(binding: D1): DbScopes {
+export function d1Scopes(binding: D1, root: Db): DbScopes {
   const b = binding as WithSessions;
   return {
     open(bookmark, write): DbScope {
@@ -73,6 +73,7 @@ export function d1Scopes(binding: D1): DbScopes {
       };
       const db = drizzle(counted as unknown as D1, { schema }) as unknown as Db;
       registerFirstRow(db, (sql, args) => counted.prepare(sql).bind(...args).raw().then((rows) => (rows as unknown[][])[0]));
+      linkScope(db, root);
       return {
         db,
         bookmark: () => session.getBookmark?.() ?? null,

@@ -32,3 +32,18 @@ export function firstRow(db: Db, text: string, args: SqlArg[]): Promise<unknown[
   const query = sql.join(parts.map((p, i) => (i === 0 ? sql.raw(p) : sql`${args[i - 1]}${sql.raw(p)}`)));
   return db.values<unknown[]>(query).then((rows) => rows[0]);
 }
+
+const scopeRoots = new WeakMap<object, Db>();
+
+/**
+ * A per-request handle (a D1 session) answers to the database it was opened on: state kept per
+ * database in the process (the host cache) must outlive the request's handle.
+ */
+export function linkScope(scoped: Db, root: Db): Db {
+  scopeRoots.set(scoped, root);
+  return scoped;
+}
+
+export function rootOf(db: Db): Db {
+  return scopeRoots.get(db) ?? db;
+}

@@ -27,6 +27,17 @@ describe('D1 round trips per request', () => {
     expect(r.headers.get('x-d1-round-trips')).toBe('1');
   });
 
+  it('the host cache outlives each request\'s D1 session: a host read once is not read again', async () => {
+    const label = `nobody-${Date.now()}.localhost`;
+    const first = await new Browser(port).on(label).get('/accounts/api/user');
+    expect(first.status).toBe(404);
+    expect(first.headers.get('x-d1-round-trips')).toBe('1');
+    const again = await new Browser(port).on(label).get('/accounts/api/user');
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ message: 'unknown-host' });
+    expect(again.headers.get('x-d1-round-trips')).toBe('0');
+  });
+
   it('a write hands the browser a D1 bookmark, which later requests carry back', async () => {
     const acme = new Browser(port).on('acme.localhost');
     const login = await acme.login('admin@acme.test', 'Portal-Demo-2026!');

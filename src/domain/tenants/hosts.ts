@@ -1,7 +1,7 @@
 // Host -> tenant. "<label>.<PORTAL_DOMAIN>" is the tenant whose custom or initial subdomain is
 // <label>; the bare domain is the main domain; anything else is unknown (404, never a fallback).
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { rootOf, type Db } from '../../db/client';
 import { tenantHosts, tenants, type Tenant } from '../../db/schema';
 
 export type HostResolution =
@@ -22,20 +22,21 @@ export function hostLabel(hostname: string, portalDomain: string): string | null
 // keeps what it read for a short while, per database handle. Only signed-out reads use it: a
 // state-changing request reads afresh (`fresh`), and a signed-in request reads its tenant in the
 // same statement as its session (domain/auth/request-auth.ts), so policy is never stale there.
+// Kept per database (a request's D1 session counts as its database: rootOf).
 // A change in this process forgets everything at once (forgetHosts); other processes see it
 // within the cache's lifetime (HOST_CACHE_SECONDS).
 const hostCaches = new WeakMap<object, Map<string, { until: number; tenant: Tenant | null }>>();
 
 /** Drops every cached host of this database (after any change to a tenant or its labels). */
 export function forgetHosts(db: Db): void {
-  hostCaches.get(db)?.clear();
+  hostCaches.get(rootOf(db))?.clear();
 }
 
 /** Records what a fresh read found (also used by the signed-in statement). */
 export function rememberHost(db: Db, label: string, tenant: Tenant | null, ttlMs: number): void {
   if (ttlMs <= 0) return;
-  let cache = hostCaches.get(db);
-  if (!cache) hostCaches.set(db, (cache = new Map()));
+  let cache = hostCaches.get(rootOf(db));
+  if (!cache) hostCaches.set(rootOf(db), (cache = new Map()));
   // Unknown labels are kept too (a flood of made-up hosts stays off the database), bounded.
   if (cache.size >= 10_000) cache.clear();
   cache.set(label, { until: Date.now() + ttlMs, tenant });
@@ -52,7 +53,7 @@ export async function resolveHost(
   if (label === undefined) return { kind: 'unknown' };
   const ttl = opts.ttlMs ?? 0;
   if (!opts.fresh && ttl > 0) {
-    const hit = hostCaches.get(db)?.get(label);
+    const hit = hostCaches.get(rootOf(db))?.get(label);
     if (hit && hit.until > Date.now()) return hit.tenant ? { kind: 'tenant', tenant: hit.tenant } : { kind: 'unknown' };
   }
   // One label, one tenant: tenant_hosts' primary key (decision 0026).

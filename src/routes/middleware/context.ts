@@ -51,12 +51,13 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     }
     if (tenant === undefined) {
       c.set('hostTenant', null);
-      return c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`)
+      c.res = c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`)
         ? c.json({ message: 'unknown-host' }, 404)
         : renderErrorPage(c, 404, 'errors.unknown-host');
+    } else {
+      c.set('hostTenant', tenant);
+      await next();
     }
-    c.set('hostTenant', tenant);
-    await next();
     if (scope) {
       const next = scope.bookmark();
       // Not a secret (a position in the database's history): the browser only carries it back.

@@ -28,6 +28,11 @@ export default function Redirection({ lang, input }: RedirectionProps) {
     headingRef.current?.focus();
   }, [decision]);
 
+  const signOut = async () => {
+    await api(input.basePath, 'POST', 'logout');
+    window.location.assign(`${input.basePath}/login`);
+  };
+
   // The organisation chooser's form (its buttons post the choice when JavaScript is off).
   const chooserAction = `${input.basePath}/login/organization${input.continuePath ? `?continue=${encodeURIComponent(input.continuePath)}` : ''}`;
 
@@ -94,6 +99,17 @@ export default function Redirection({ lang, input }: RedirectionProps) {
             ))}
           </ul>
         )}
+        {/* A way out of a step that cannot be dismissed: the wrong account, or no wish to go on. */}
+        <div className="mt-4 text-right">
+          <button
+            type="button"
+            className="rounded border border-slate-500 bg-white px-4 py-2 text-base text-slate-900 hover:bg-slate-100"
+            data-testid="redirection-sign-out"
+            onClick={() => void signOut()}
+          >
+            {t('redirection.signOut')}
+          </button>
+        </div>
       </div>
     </Dialog>
   );

@@ -61,6 +61,8 @@ export interface SetupDetails {
   /** Authenticator setups only: the secret as the person types it, and as a QR code. */
   manualCode: string | null;
   qrCode: string | null;
+  /** The same secret as an otpauth:// link, which a phone hands to its authenticator app. */
+  otpauthUrl: string | null;
 }
 
 /**
@@ -91,10 +93,12 @@ export async function startSetup(deps: Deps, user: User, method: Method): Promis
 
 async function describeSetup(user: User, codes: string[], secret: string | null): Promise<SetupDetails> {
   const issuer = getT(user.language)('product.name');
+  const uri = secret ? otpauthUri(secret, user.email, issuer) : null;
   return {
     backupCodes: codes.map(formatBackupCode),
     manualCode: secret ? secret.replace(/(.{4})/g, '$1 ').trim() : null,
-    qrCode: secret ? await qrDataUrl(otpauthUri(secret, user.email, issuer)) : null,
+    qrCode: uri ? await qrDataUrl(uri) : null,
+    otpauthUrl: uri,
   };
 }
 

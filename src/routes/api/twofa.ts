@@ -64,7 +64,12 @@ twofaApi.post('/twofa/setup', ...setup, async (c) => {
 });
 twofaApi.get('/twofa/backup-codes', ...setup, async (c) => c.json({ backupCodes: (await pendingSetupDetails(c.get('deps'), c.get('user'))).backupCodes }));
 twofaApi.get('/twofa/app/qr', ...setup, async (c) => c.json({ qrCode: await appDetail(c.get('deps'), c.get('user'), 'qrCode') }));
-twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => c.json({ manualCode: await appDetail(c.get('deps'), c.get('user'), 'manualCode') }));
+// The key comes with its otpauth:// link (the same pending secret), for a phone's authenticator.
+twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => {
+  const { manualCode, otpauthUrl } = await pendingSetupDetails(c.get('deps'), c.get('user'));
+  if (!manualCode || !otpauthUrl) throw new AppError('no-pending-setup', 409);
+  return c.json({ manualCode, otpauthUrl });
+});
 
 async function appDetail(deps: Deps, user: User, what: 'qrCode' | 'manualCode'): Promise<string> {
   const value = (await pendingSetupDetails(deps, user))[what];

@@ -39,9 +39,12 @@ interface PostedLogin {
   status?: 200 | 400 | 401 | 403 | 422 | 429;
 }
 
-/** Messages other pages send the user to login with (`?notice=`): password set, already verified, 2FA failure. */
-const LOGIN_NOTICES = ['password-set', 'already-verified', 'twofa-error'] as const;
-const ERROR_NOTICES: readonly string[] = ['twofa-error'];
+/**
+ * Messages other pages send the user to login with (`?notice=`): password set, already verified,
+ * 2FA failure, and a code page opened without a login waiting for its code.
+ */
+const LOGIN_NOTICES = ['password-set', 'already-verified', 'twofa-error', 'no-pending-login'] as const;
+const ERROR_NOTICES: readonly string[] = ['twofa-error', 'no-pending-login'];
 
 async function loginPage(c: Ctx, posted?: PostedLogin) {
   const { deps, t, lang, hostTenant, user } = c.var;

@@ -78,7 +78,7 @@ export default function CodeInput(p: CodeInputProps) {
       <label htmlFor={p.id} id={`${p.id}-label`} className="font-medium">
         {p.label}
       </label>
-      <div role="group" aria-labelledby={`${p.id}-label`} className="mt-1 flex gap-2" data-testid="code-boxes" data-code={p.value}>
+      <div className="mt-1 flex gap-2" data-testid="code-boxes" data-code={p.value}>
         {Array.from({ length }, (_, i) => (
           <input
             key={i}

@@ -8,7 +8,7 @@ import { api } from '../shared/api';
 import { getT } from '../shared/i18n';
 import { pendingStepUrl, type PasswordComplianceAnswer, type SignedInUser } from '../shared/signed-in';
 import AfterSignIn, { type SignedInAnswer, type SignInContext } from './AfterSignIn';
-import { CodeStepForm, ResendRow, useCodeEntry } from './kit/code-step';
+import { BackToLogin, CodeStepForm, ResendRow, useCodeEntry } from './kit/code-step';
 
 export interface AdditionalChallengeFormProps extends SignInContext {
   /** Seconds until the code mailed at the password step may be resent (0: now). */
@@ -44,27 +44,19 @@ export default function AdditionalChallengeForm(props: AdditionalChallengeFormPr
       entry.setMessage({ kind: 'error', text: t('errors.generic') }),
     );
 
-  if (done) return <AfterSignIn ctx={props} answer={done} />;
-
-  return (
+  return done ? (
+    <AfterSignIn ctx={props} answer={done} />
+  ) : (
     <div>
       <CodeStepForm
         t={t}
         entry={entry}
-        id="challenge-code"
-        testId="challenge"
-        label={t('challenge.code')}
+        ns="challenge"
         hint={t('challenge.instructions')}
-        submitLabel={t('challenge.submit')}
-        lockedText={(seconds) => t('challenge.lockedOut', { seconds })}
         onSubmit={(otp) => void verify(otp)}
       />
-      <ResendRow entry={entry} label={t('challenge.resend')} countdownText={(time) => t('challenge.resendIn', { time })} onResend={resend} />
-      <p className="mb-0 mt-4">
-        <a href={`${basePath}/login${props.query}`} className="text-blue-800 underline">
-          {t('common.backToLogin')}
-        </a>
-      </p>
+      <ResendRow t={t} ns="challenge" entry={entry} onResend={resend} />
+      <BackToLogin t={t} basePath={basePath} query={props.query} />
     </div>
   );
 }

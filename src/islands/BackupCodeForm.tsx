@@ -49,30 +49,16 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
         {invalid && (
           <div role="alert" className="mb-4 rounded border border-red-700 bg-red-50 p-3 text-red-900" data-testid="backup-invalid">
             <p className="m-0">{t('backupLogin.invalid')}</p>
-            <ul className="m-0 mt-2 flex list-none flex-col gap-1 p-0">
-              <li>
-                <a href={otpHref} className="font-medium text-red-900 underline">
-                  {t('backupLogin.useCode')}
-                </a>
-              </li>
-              <li>
-                <a href={loginHref} className="font-medium text-red-900 underline">
-                  {t('backupLogin.logInAgain')}
-                </a>
-              </li>
-            </ul>
+            <WaysBack links={[[otpHref, t('backupLogin.useCode')], [loginHref, t('backupLogin.logInAgain')]]} className="mt-2 gap-1" linkClass="font-medium text-red-900" />
           </div>
         )}
       </div>
       <CodeStepForm
         t={t}
         entry={entry}
-        id="backup-code"
+        ns="backupLogin"
         testId="backup"
-        label={t('backupLogin.code')}
         hint={t('backupLogin.hint')}
-        submitLabel={t('backupLogin.submit')}
-        lockedText={(seconds) => t('backupLogin.lockedOut', { seconds })}
         onSubmit={(code) => void verify(code)}
         complete
         field={
@@ -100,18 +86,22 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
           </div>
         }
       />
-      <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0">
-        <li>
-          <a href={otpHref} className="text-blue-800 underline">
-            {t('backupLogin.useCode')}
-          </a>
-        </li>
-        <li>
-          <a href={loginHref} className="text-blue-800 underline">
-            {t('common.backToLogin')}
-          </a>
-        </li>
-      </ul>
+      <WaysBack links={[[otpHref, t('backupLogin.useCode')], [loginHref, t('common.backToLogin')]]} className="mt-4 gap-2" linkClass="text-blue-800" />
     </div>
+  );
+}
+
+/** Links out of the step, as a list. */
+function WaysBack({ links, className, linkClass }: { links: [href: string, text: string][]; className: string; linkClass: string }) {
+  return (
+    <ul className={`m-0 flex list-none flex-col p-0 ${className}`}>
+      {links.map(([href, text]) => (
+        <li key={text}>
+          <a href={href} className={`underline ${linkClass}`}>
+            {text}
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -53,12 +53,8 @@ export default function OtpForm(props: OtpFormProps) {
       <CodeStepForm
         t={t}
         entry={entry}
-        id="otp-code"
-        testId="otp"
-        label={t('otp.code')}
+        ns="otp"
         hint={t(props.method === 'sms' ? 'otp.instructionsSms' : 'otp.instructionsApp')}
-        submitLabel={t('otp.submit')}
-        lockedText={(seconds) => t('otp.lockedOut', { seconds })}
         onSubmit={(otp) => void verify(otp)}
       >
         <label className="inline-flex items-center gap-2">
@@ -66,7 +62,7 @@ export default function OtpForm(props: OtpFormProps) {
           {t('otp.remember')}
         </label>
       </CodeStepForm>
-      {props.method === 'sms' && <ResendRow entry={entry} label={t('otp.resend')} countdownText={(time) => t('otp.resendIn', { time })} onResend={resend} />}
+      {props.method === 'sms' && <ResendRow t={t} ns="otp" entry={entry} onResend={resend} />}
       <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0">
         <li>
           <a href={`${basePath}/recovery${props.query}`} className="text-blue-800 underline">

@@ -11,7 +11,7 @@ import { loginWithNotice } from '../shared/notices';
 import type { PasswordComplianceAnswer, SignedInUser } from '../shared/signed-in';
 import AfterSignIn, { type SignedInAnswer, type SignInContext } from './AfterSignIn';
 import { buttonClass } from './kit/Button';
-import { CodeStepForm, useCodeEntry } from './kit/code-step';
+import { BackToLogin, CodeStepForm, useCodeEntry } from './kit/code-step';
 import { BackupCodesPanel, QrPanel } from './twofa-parts';
 
 export interface SetupTwofaAtLoginProps extends SignInContext {
@@ -159,13 +159,12 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
         <CodeStepForm
           t={t}
           entry={entry}
+          ns="twofa"
           id="setup-code"
           testId="setup"
           className="mt-4"
-          label={t('twofa.code')}
           hint={t('twofa.appCodeHint')}
           submitLabel={t('twofa.enable')}
-          lockedText={(seconds) => t('twofa.lockedOut', { seconds })}
           onSubmit={(otp) => void onEnable(otp)}
         />
       </div>
@@ -177,11 +176,7 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
           </button>
         </div>
       )}
-      <p className="mb-0 mt-4">
-        <a href={`${basePath}/login${props.query}`} className="text-blue-800 underline">
-          {t('common.backToLogin')}
-        </a>
-      </p>
+      <BackToLogin t={t} basePath={basePath} query={props.query} />
     </div>
   );
 }

@@ -197,14 +197,11 @@ export default function TwofaSetup({ lang, basePath, email }: TwofaSetupProps) {
             <CodeStepForm
               t={t}
               entry={entry}
-              id="twofa-code"
-              testId="twofa"
+              ns="twofa"
               className="mt-6"
               block={false}
-              label={t('twofa.code')}
               hint={t(method === 'app' ? 'twofa.appCodeHint' : 'twofa.smsCodeHint')}
               submitLabel={t('twofa.enable')}
-              lockedText={(seconds) => t('twofa.lockedOut', { seconds })}
               onSubmit={(otp) => void onEnable(otp)}
             />
           )}

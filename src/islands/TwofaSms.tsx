@@ -146,7 +146,7 @@ export default function TwofaSms({ lang, basePath, onSent, onFail }: TwofaSmsPro
           {t('twofa.sendIn', { time: formatCountdown(entry.lockedFor) })}
         </p>
       )}
-      {sentTo !== null && <ResendRow entry={entry} label={t('twofa.resend')} countdownText={(time) => t('twofa.resendIn', { time })} onResend={onResend} />}
+      {sentTo !== null && <ResendRow t={t} ns="twofa" entry={entry} onResend={onResend} />}
     </div>
   );
 }

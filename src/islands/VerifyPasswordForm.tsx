@@ -33,11 +33,9 @@ export default function VerifyPasswordForm({ lang, basePath, redirect, next }: V
       <CodeStepForm
         t={t}
         entry={entry}
-        id="verify-password"
+        ns="verifyPassword"
         testId="verify-password"
-        label={t('verifyPassword.password')}
         hint=""
-        submitLabel={t('verifyPassword.submit')}
         lockedText={(seconds) => t('verifyPassword.throttled', { seconds })}
         onSubmit={(password) => void verify(password)}
         complete

@@ -147,17 +147,21 @@ export function StepMessages({ entry, lockedText, testId }: { entry: CodeEntry; 
 export interface CodeStepFormProps {
   t: T;
   entry: CodeEntry;
-  /** id of the first code box; also the prefix of the test ids. */
-  id: string;
-  testId: string;
-  label: string;
+  /**
+   * The step's texts' namespace: `<ns>.code` (the label), `<ns>.submit`, `<ns>.lockedOut`; each
+   * can be given instead. Also the default of the first box's id (`<ns>-code`) and the test ids.
+   */
+  ns: string;
+  id?: string;
+  testId?: string;
+  label?: string;
   hint: string;
-  submitLabel: string;
-  lockedText: (seconds: number) => string;
+  submitLabel?: string;
+  lockedText?: (seconds: number) => string;
   onSubmit: (code: string) => void;
   /** Fields after the code (remember this device). */
   children?: ReactNode;
-  /** The field itself when it is not six digits (the backup code). */
+  /** The field itself when it is not six digits (the backup code, a password). */
   field?: ReactNode;
   /** Whether the field's value is complete (by default: six digits). */
   complete?: boolean;
@@ -168,7 +172,10 @@ export interface CodeStepFormProps {
 
 /** Messages, the code boxes (or the step's own field), the step's extras and the submit button. */
 export function CodeStepForm(p: CodeStepFormProps) {
-  const { entry } = p;
+  const { entry, t, ns } = p;
+  const id = p.id ?? `${ns}-code`;
+  const label = p.label ?? t(`${ns}.code`);
+  const lockedText = p.lockedText ?? ((seconds: number) => t(`${ns}.lockedOut`, { seconds }));
   const complete = p.complete ?? entry.code.length === CODE_LENGTH;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -177,15 +184,15 @@ export function CodeStepForm(p: CodeStepFormProps) {
   };
   return (
     <div className={p.className}>
-      <StepMessages entry={entry} lockedText={p.lockedText} testId={p.testId} />
+      <StepMessages entry={entry} lockedText={lockedText} testId={p.testId ?? ns} />
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
         {p.field ?? (
-          <CodeInput t={p.t} id={p.id} label={p.label} hint={p.hint} value={entry.code} onChange={entry.setCode} error={entry.fieldError} inputRef={entry.inputRef} />
+          <CodeInput t={t} id={id} label={label} hint={p.hint} value={entry.code} onChange={entry.setCode} error={entry.fieldError} inputRef={entry.inputRef} />
         )}
         {p.children}
         <div>
           <button type="submit" disabled={entry.busy || entry.lockedFor > 0 || !complete} className={buttonClass('primary', { block: p.block ?? true })}>
-            {p.submitLabel}
+            {p.submitLabel ?? t(`${ns}.submit`)}
           </button>
         </div>
       </form>
@@ -193,18 +200,29 @@ export function CodeStepForm(p: CodeStepFormProps) {
   );
 }
 
-/** "Resend" with the time left before it may be used. */
-export function ResendRow({ entry, label, countdownText, onResend }: { entry: CodeEntry; label: string; countdownText: (time: string) => string; onResend: () => void }) {
+/** "Resend" (`<ns>.resend`) with the time left before it may be used (`<ns>.resendIn`). */
+export function ResendRow({ t, ns, entry, onResend }: { t: T; ns: string; entry: CodeEntry; onResend: () => void }) {
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
       <button type="button" onClick={onResend} disabled={entry.busy || entry.cooldown > 0} className={buttonClass('link')}>
-        {label}
+        {t(`${ns}.resend`)}
       </button>
       {entry.cooldown > 0 && (
         <span className="text-sm text-slate-700" data-testid="resend-countdown">
-          {countdownText(formatCountdown(entry.cooldown))}
+          {t(`${ns}.resendIn`, { time: formatCountdown(entry.cooldown) })}
         </span>
       )}
     </div>
+  );
+}
+
+/** The way out of a sign-in step: the login page with the step's query (continue, Outlook's). */
+export function BackToLogin({ t, basePath, query }: { t: T; basePath: string; query: string }) {
+  return (
+    <p className="mb-0 mt-4">
+      <a href={`${basePath}/login${query}`} className="text-blue-800 underline">
+        {t('common.backToLogin')}
+      </a>
+    </p>
   );
 }

@@ -38,7 +38,7 @@ export const ISLAND_TEXTS = {
   ResetForm: ['reset', ...PASSWORD_FIELDS, ...REDIRECTION],
   RegisterForm: ['register', 'common.backToLogin', ...PASSWORD_FIELDS, ...REDIRECTION],
   VerifyEmail: ['verify'],
-  SessionDevices: ['devices', 'errors.generic'],
+  SessionDevices: ['devices', 'dates', 'people.list', 'errors.generic'],
   UnverifiedEmailBanner: ['unverified', 'errors.generic'],
   AdditionalChallengeForm: ['challenge', 'common.backToLogin', 'errors.generic', ...CODE_STEP, ...AFTER_SIGN_IN],
   AccountNotice: ['twofa.notice', 'common.close', 'errors.generic'],

@@ -14,7 +14,7 @@ const OUTLOOK = ['outlook'];
 /** What follows a sign-in: the forced change-password dialog, the Outlook mapping, the redirection. */
 const AFTER_SIGN_IN = [...REDIRECTION, ...CHANGE_PASSWORD, ...OUTLOOK];
 /** The kit's code steps (src/islands/kit/code-step.tsx): the boxes' names and the resend's throttle. */
-const CODE_STEP = ['kit.digit', 'errors.too-many-attempts'];
+const CODE_STEP = ['kit.digit', 'errors.too-many-attempts', 'common.backToLogin'];
 const TWOFA_PARTS = ['twofa', 'product.name', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...CODE_STEP];
 const ADMIN_PARTS = ['admin', 'errors.generic', 'validation.required', 'sso.errors'];
 const PEOPLE_PARTS = ['people', 'admin', 'dates', 'errors.generic', 'validation.required', 'validation.emailInvalid'];
@@ -45,6 +45,7 @@ export const ISLAND_TEXTS = {
   VerifyPasswordForm: ['verifyPassword', 'common.backToMyAccount', 'errors.generic', 'validation.required', 'passwordForm', ...CODE_STEP],
   TwofaSetup: ['common.loading', ...VALIDATION, ...TWOFA_PARTS],
   TwofaDisable: TWOFA_PARTS,
+  BackupCodesRegenerate: ['verifyPassword', 'errors.generic', 'validation.required', 'passwordForm', ...TWOFA_PARTS],
   OtpForm: ['otp', 'common.backToLogin', 'errors.generic', 'twofa.notice', ...CODE_STEP, ...AFTER_SIGN_IN],
   BackupCodeForm: ['backupLogin', 'common.backToLogin', ...VALIDATION, ...CODE_STEP, ...AFTER_SIGN_IN],
   SetupTwofaAtLogin: ['setupAtLogin', 'common.backToLogin', ...TWOFA_PARTS, ...AFTER_SIGN_IN],

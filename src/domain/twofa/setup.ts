@@ -235,3 +235,23 @@ export async function disableTwofa(deps: Deps, user: User, tenantId: number | nu
     auditInsert(db, { tenantId, actorUserId: user.id, action: 'twofa.disabled' }, now),
   ]);
 }
+
+/**
+ * POST twofa/backup-codes/regenerate (decision 0033): five new backup codes for an account whose
+ * two-factor is on, with the password typed again (the same check and limit as verify-password).
+ * The old codes stop working in the same batch that stores the new ones; the audit log records it.
+ * Answers the new codes, shown once.
+ */
+export async function regenerateBackupCodes(deps: Deps, user: User, session: Session, password: string, tenantId: number | null): Promise<string[]> {
+  if (!user.twofaMethod) throw new AppError('not-applicable', 409);
+  await verifyPasswordForSetup(deps, user, session, password);
+  const { db, clock, config } = deps;
+  const now = clock.now();
+  const codes = newBackupCodes();
+  await db.batch([
+    db.delete(backupCodes).where(eq(backupCodes.userId, user.id)),
+    db.insert(backupCodes).values(codes.map((c) => ({ userId: user.id, codeHash: backupCodeHash(config.DATA_ENCRYPTION_KEY, user.id, c), createdAt: now }))),
+    auditInsert(db, { tenantId, actorUserId: user.id, action: 'twofa.backup_codes_regenerated' }, now),
+  ]);
+  return codes.map(formatBackupCode);
+}

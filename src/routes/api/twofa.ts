@@ -18,6 +18,7 @@ import {
 import {
   assertRecentPassword,
   disableTwofa,
+  regenerateBackupCodes,
   enableTwofa,
   resendSetupSms,
   pendingSetupDetails,
@@ -93,6 +94,13 @@ twofaApi.post('/twofa/:method{app|sms}', ...setup, async (c) => {
   const method = c.req.param('method') as 'app' | 'sms';
   await enableTwofa(c.get('deps'), c.get('user'), method, otp, c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'success', twofa_method: method });
+});
+
+// New backup codes for an account with two-factor on, the password typed again (decision 0033).
+twofaApi.post('/twofa/backup-codes/regenerate', ...account, async (c) => {
+  const { password } = await readJson(c, verifyPasswordSchema);
+  const backupCodes = await regenerateBackupCodes(c.get('deps'), c.get('user'), c.get('session'), password, c.get('hostTenant')?.id ?? null);
+  return c.json({ message: 'success', backupCodes });
 });
 
 twofaApi.delete('/twofa', ...setup, async (c) => {

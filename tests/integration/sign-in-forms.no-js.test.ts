@@ -375,6 +375,31 @@ describe('registration without JavaScript', () => {
     expect(alertText(again.text)).toBe('このアカウントは登録済みです。ログインしてください。');
   });
 
+  it('the link is checked when the page loads: altered, expired or already used says so at once, with no form (decision 0033)', async () => {
+    const link = await invite();
+    const tampered = new URL(link.href);
+    const sig = tampered.searchParams.get('signature')!;
+    tampered.searchParams.set('signature', `${sig[0] === 'a' ? 'b' : 'a'}${sig.slice(1)}`);
+    const altered = await h.client(ACME).get(`${tampered.pathname}${tampered.search}`);
+    expect(altered.status).toBe(403);
+    expect(alertText(altered.text)).toBe('署名が無効です。リンクが改変されている可能性があります。メールのリンクをそのまま開いてください。');
+    expect(altered.text).not.toContain('method="post"');
+    // The good link still shows the form, and opening it used nothing.
+    const fresh = await h.client(ACME).get(`${link.pathname}${link.search}`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.text).toContain('method="post"');
+    expect((await postForm(h.client(ACME), `${link.pathname}${link.search}`, { password: NEW, password_confirmation: NEW })).status).toBe(303);
+    const used = await h.client(ACME).get(`${link.pathname}${link.search}`);
+    expect(used.status).toBe(409);
+    expect(alertText(used.text)).toBe('このアカウントは登録済みです。ログインしてください。');
+    expect(used.text).not.toContain('method="post"');
+    const late = await invite('late@acme.test');
+    h.clock.advance(8 * 86_400_000);
+    const expired = await h.client(ACME).get(`${late.pathname}${late.search}`);
+    expect(expired.status).toBe(410);
+    expect(expired.text).not.toContain('method="post"');
+  });
+
   it('an altered link says "Invalid signature." and ends the form; a weak password keeps it', async () => {
     const link = await invite();
     const tampered = new URL(link.href);

@@ -63,9 +63,12 @@ export interface DataTableProps<R> {
   rowAttrs?: (row: R) => Record<string, string | number | undefined>;
   /**
    * Row actions. `menu`: one button per row opening a menu (the label names the row, e.g. "Actions
-   * for 山田 太郎"); `buttons`: the actions side by side.
+   * for 山田 太郎"); `buttons`: the actions side by side; `custom`: whatever `render` gives (a link).
    */
-  actions?: { header: string; width: string; kind: 'menu'; menuLabel: (row: R) => string; items: (row: R) => RowAction[]; disabled?: (row: R) => boolean } | { header: string; width: string; kind: 'buttons'; items: (row: R) => RowAction[] };
+  actions?:
+    | { header: string; width: string; kind: 'menu'; menuLabel: (row: R) => string; items: (row: R) => RowAction[]; disabled?: (row: R) => boolean }
+    | { header: string; width: string; kind: 'buttons'; items: (row: R) => RowAction[] }
+    | { header: string; width: string; kind: 'custom'; render: (row: R) => ReactNode };
   sort?: DataTableSort;
   /** Shown instead of the rows when there are none: a sentence and, where there is one, what to do. */
   empty: { text: string; action?: ReactNode };
@@ -249,6 +252,8 @@ export function DataTable<R>(p: DataTableProps<R>) {
                         items={p.actions.items(r)}
                         disabled={p.actions.disabled?.(r)}
                       />
+                    ) : p.actions.kind === 'custom' ? (
+                      p.actions.render(r)
                     ) : (
                       p.actions.items(r).map((a) => (
                         <button

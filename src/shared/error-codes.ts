@@ -45,6 +45,8 @@ export const ERROR_CODES = [
   'already-verified',
   'failed_to_reset_password',
   'user-not-found',
+  'user_is_not_registered',
+  'error_sending_mail',
   // tenant administration (spec 02)
   'duplicate-ip',
   'The ip address must be a public IP address.',
@@ -97,6 +99,33 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The words a successful answer carries in `message` (spec 01 and 02, verbatim). */
+export const SUCCESS_WORDS = [
+  'success',
+  'verified',
+  'sent',
+  'code-resent',
+  'email_sent',
+  'password-set',
+  'valid',
+  'deleting',
+  'processing',
+  'already-applied',
+  'sent-register-mail-to-new-email-id',
+  // a login that goes on to another step (spec 01 section 4)
+  'enter-otp',
+  'enter-additional-challenge',
+  'enable-twofa',
+] as const;
+
+export type SuccessWord = (typeof SUCCESS_WORDS)[number];
+
+/**
+ * Whatever an API answer may carry in `message`: an island comparing it with a word that is none
+ * of these does not compile (src/shared/api.ts types ApiResult with it).
+ */
+export type ApiMessage = ErrorCode | SuccessWord | typeof VALIDATION_FAILED;
 
 /** The 422 envelope's message (Laravel's words, which the spec keeps): not a code word. */
 export const VALIDATION_FAILED = 'The given data was invalid.';

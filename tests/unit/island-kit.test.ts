@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { backspaceInCode, codeDigits, secondsUntil, toHalfWidthDigits, typeIntoCode } from '../../src/shared/code-entry';
 import { createDialogStack } from '../../src/shared/dialog-stack';
-import { ERROR_CODES, errorCodeOf, isErrorCode } from '../../src/shared/error-codes';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ERROR_CODES, errorCodeOf, isErrorCode, SUCCESS_WORDS, VALIDATION_FAILED } from '../../src/shared/error-codes';
 
 describe('full-width digits', () => {
   it('become half-width: １２３ -> 123, other characters kept', () => {
@@ -107,5 +109,21 @@ describe('error codes', () => {
     expect(errorCodeOf({})).toBeNull();
     expect(errorCodeOf(null)).toBeNull();
     expect(isErrorCode('toString')).toBe(false);
+  });
+});
+
+describe('the message words the server sends', () => {
+  it('are all in the shared union (so an island comparing with one compiles, and a misspelt one does not)', () => {
+    const root = join(__dirname, '../../src');
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /^(routes|domain|app)/.test(f) && /\.tsx?$/.test(f));
+    const words = new Set<string>();
+    for (const f of files) {
+      const text = readFileSync(join(root, f), 'utf8');
+      for (const m of text.matchAll(/\bmessage: '([^']+)'/g)) words.add(m[1]!);
+      for (const m of text.matchAll(/AppError\(\s*'([^']+)'/g)) words.add(m[1]!);
+    }
+    expect(words.size).toBeGreaterThan(40);
+    const known = new Set<string>([...ERROR_CODES, ...SUCCESS_WORDS, VALIDATION_FAILED]);
+    expect([...words].filter((w) => !known.has(w)).sort()).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
 import { readNewPasswordMessage, type PasswordPolicy } from '../shared/password-policy';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import { NewPasswordFields, PasswordInput, useNewPassword } from './PasswordFields';
 
 /** Why the dialog was forced on the user after login; null when they opened it themselves. */

@@ -4,7 +4,7 @@
 import { useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang, type T } from '../shared/i18n';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import { DataTable } from './kit/DataTable';
 import RelativeTime, { fullTimestamp } from './kit/RelativeTime';
 

@@ -10,7 +10,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 
 export interface ToolbarProps {
   lang: Lang;

@@ -3,7 +3,7 @@
 import { useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import { BUTTON_SECONDARY, failedSetupUrl } from './twofa-parts';
 
 export interface TwofaDisableProps {

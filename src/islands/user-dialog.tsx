@@ -11,7 +11,7 @@ import { userInputSchema } from '../shared/people-schemas';
 import { additionalWithoutMain } from '../shared/people-ui';
 import { BTN_PRIMARY, BTN_SECONDARY, ConfirmDialog, InlineNotice, Switch, TextField } from './admin-parts';
 import { CsvImport } from './csv-import';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import type { AllowedAppInfo, DepartmentRef, PersonRow } from './people-types';
 
 

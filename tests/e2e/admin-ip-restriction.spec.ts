@@ -93,6 +93,9 @@ for (const { lang, locale } of LANGUAGES) {
       await mine.click();
       await expect(list.getByRole('row').nth(2)).toContainText(ADMIN_IP);
       await expect(mine).toHaveCount(0);
+      // The snackbar is drawn in the top layer (a popover), so no modal backdrop covers it.
+      await expect(toast(page)).toHaveText(new RegExp(`^${x.ipAdded}`));
+      expect(await page.getByTestId('toast-layer').evaluate((el) => el.matches(':popover-open'))).toBe(true);
       // Prefix 32 is shown without a suffix.
       await expect(list.getByRole('row').nth(2).getByRole('cell').first()).toHaveText(ADMIN_IP);
       await ip.fill(`${ADMIN_IP}/32`);

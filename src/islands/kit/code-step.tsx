@@ -174,7 +174,6 @@ export interface CodeStepFormProps {
 export function CodeStepForm(p: CodeStepFormProps) {
   const { entry, t, ns } = p;
   const id = p.id ?? `${ns}-code`;
-  const label = p.label ?? t(`${ns}.code`);
   const lockedText = p.lockedText ?? ((seconds: number) => t(`${ns}.lockedOut`, { seconds }));
   const complete = p.complete ?? entry.code.length === CODE_LENGTH;
   const submit = (e: FormEvent) => {
@@ -187,7 +186,7 @@ export function CodeStepForm(p: CodeStepFormProps) {
       <StepMessages entry={entry} lockedText={lockedText} testId={p.testId ?? ns} />
       <form noValidate onSubmit={submit} className="flex flex-col gap-4">
         {p.field ?? (
-          <CodeInput t={t} id={id} label={label} hint={p.hint} value={entry.code} onChange={entry.setCode} error={entry.fieldError} inputRef={entry.inputRef} />
+          <CodeInput t={t} id={id} label={p.label ?? t(`${ns}.code`)} hint={p.hint} value={entry.code} onChange={entry.setCode} error={entry.fieldError} inputRef={entry.inputRef} />
         )}
         {p.children}
         <div>

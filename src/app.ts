@@ -38,6 +38,7 @@ import { resetPages } from './routes/pages/reset';
 import { verifyPages } from './routes/pages/verify';
 import { handoffPages } from './routes/pages/handoff';
 import { loginPages } from './routes/pages/login';
+import { languagePages } from './routes/pages/language';
 import { twofaPages } from './routes/pages/twofa';
 import { twofaLoginPages } from './routes/pages/twofa-login';
 
@@ -112,6 +113,7 @@ export function createApp(deps: Deps) {
   const pages = new Hono<AppEnv>();
   pages.use('*', pageGuard);
   pages.route('/', loginPages);
+  pages.route('/', languagePages);
   pages.route('/', accountPages);
   pages.route('/', invitationPages);
   pages.route('/', additionalChallengePages);

@@ -6,7 +6,8 @@ import LanguageSwitch from '../islands/LanguageSwitch';
 import type { Lang, T } from '../shared/i18n';
 import { Island } from './Island';
 
-export function PublicCard({ t, lang, year, heading, wide, children }: { t: T; lang: Lang; year: number; heading: string; wide?: boolean; children: ReactNode }) {
+/** `basePath`: the language switch also works without JavaScript (a form; decision 0033). */
+export function PublicCard({ t, lang, year, heading, wide, basePath, children }: { t: T; lang: Lang; year: number; heading: string; wide?: boolean; basePath?: string; children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <main className="flex flex-1 items-center justify-center p-4">
@@ -19,7 +20,7 @@ export function PublicCard({ t, lang, year, heading, wide, children }: { t: T; l
         </div>
       </main>
       <footer className="flex flex-wrap items-center justify-between gap-2 px-6 py-4 text-sm text-slate-700">
-        <Island name="LanguageSwitch" component={LanguageSwitch} props={{ lang }} />
+        <Island name="LanguageSwitch" component={LanguageSwitch} props={basePath ? { lang, basePath } : { lang }} />
         <p className="m-0">{t('product.copyright', { year })}</p>
       </footer>
     </div>

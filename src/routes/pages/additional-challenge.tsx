@@ -41,7 +41,7 @@ additionalChallengePages.get('/additional-challenge', async (c) => {
   return renderPage(c, {
     titleKey: 'titles.additional-challenge',
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('challenge.heading')}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('challenge.heading')}>
         <NeedsJavaScript text={t('kit.needsJavaScript')} />
         <p className="mb-4 mt-0" data-testid="challenge-sent-to">
           {email.success ? t('challenge.sentTo', { email: email.data }) : t('challenge.sent')}

@@ -145,7 +145,7 @@ async function loginPage(c: Ctx, posted?: PostedLogin) {
           </div>
         </main>
         <footer className="flex flex-wrap items-center justify-between gap-2 px-6 py-4 text-sm text-slate-700">
-          <Island name="LanguageSwitch" component={LanguageSwitch} props={{ lang }} />
+          <Island name="LanguageSwitch" component={LanguageSwitch} props={{ lang, basePath: base }} />
           <p className="m-0">{t('product.copyright', { year: new Date(deps.clock.now()).getUTCFullYear() })}</p>
         </footer>
       </div>

@@ -58,7 +58,7 @@ async function registerPage(c: Ctx, posted?: Pick<RegisterFormProps, 'initialMes
     titleKey: 'titles.register',
     status: posted?.status ?? 200,
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('register.heading')}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('register.heading')}>
         <Island
           name="RegisterForm"
           component={RegisterForm}

@@ -68,7 +68,7 @@ function page(c: Ctx, titleKey: string, heading: string, body: ReactNode) {
   return renderPage(c, {
     titleKey,
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={heading}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={heading}>
         {/* These steps are islands only (decision 0029 "Not done here"): say so without JavaScript. */}
         <NeedsJavaScript text={t('kit.needsJavaScript')} />
         {body}

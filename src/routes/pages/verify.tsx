@@ -16,7 +16,7 @@ verifyPages.get('/verify/:email', (c) => {
   return renderPage(c, {
     titleKey: 'titles.verify',
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('verify.heading')}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('verify.heading')}>
         <NeedsJavaScript text={t('kit.needsJavaScript')} />
         <Island
           name="VerifyEmail"

@@ -6,6 +6,7 @@ import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
 import { afterTenantChosen, decideRedirection, redirectionStep, type Decision, type RedirectionInput } from '../shared/redirection';
 import Dialog from './kit/Dialog';
+import { buttonClass } from './kit/Button';
 
 export interface RedirectionProps {
   lang: Lang;
@@ -48,7 +49,7 @@ export default function Redirection({ lang, input }: RedirectionProps) {
           // The hand-off is a POST: without JavaScript the person sends it with this button.
           <noscript>
             <form method="post" action={chooserAction}>
-              <button type="submit" name="tenant_id" value={decision.tenantId} className="w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white">
+              <button type="submit" name="tenant_id" value={decision.tenantId} className={buttonClass('primary', { block: true })}>
                 {t('redirection.continue')}
               </button>
             </form>
@@ -107,7 +108,7 @@ export default function Redirection({ lang, input }: RedirectionProps) {
         <div className="mt-4 text-right">
           <button
             type="button"
-            className="rounded border border-slate-500 bg-white px-4 py-2 text-base text-slate-900 hover:bg-slate-100"
+            className={buttonClass('secondary')}
             data-testid="redirection-sign-out"
             onClick={() => void signOut()}
           >

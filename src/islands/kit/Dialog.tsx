@@ -10,15 +10,15 @@
 // Stacked dialogs (a confirmation opened from a form dialog): the browser puts each modal above
 // the last and makes everything below inert; a shared stack (src/shared/dialog-stack.ts) records
 // the order so that Escape closes the top one only, whatever order the effects ran in, and a
-// toast (kit/Toast.tsx) is raised above a dialog that opens after it.
+// toast (kit/Toast.tsx) is drawn inside the top one (everything outside a modal dialog is inert).
 // https://html.spec.whatwg.org/multipage/interactive-elements.html#the-dialog-element
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { createDialogStack } from '../../shared/dialog-stack';
 
 /** The open modal dialogs of this page, bottom first. */
 export const openDialogs = createDialogStack<HTMLDialogElement>();
-/** Sent on `document` after a dialog opened (the toast moves above it). */
-export const DIALOG_OPENED_EVENT = 'portal:dialog-opened';
+/** Sent on `document` after a dialog opened or closed (the toast moves into the top one). */
+export const DIALOGS_CHANGED_EVENT = 'portal:dialogs-changed';
 
 export interface DialogProps {
   open: boolean;
@@ -52,7 +52,10 @@ export default function Dialog(p: DialogProps) {
 
   const restoreFocus = () => {
     // The element as it was opened: on unmount React has already cleared `ref`.
-    if (openedEl.current) openDialogs.close(openedEl.current);
+    if (openedEl.current) {
+      openDialogs.close(openedEl.current);
+      document.dispatchEvent(new Event(DIALOGS_CHANGED_EVENT));
+    }
     openedEl.current = null;
     const target = latest.current.returnFocus?.() ?? opener.current;
     opener.current = null;
@@ -73,7 +76,7 @@ export default function Dialog(p: DialogProps) {
         shown.current = true;
         openedEl.current = el;
         openDialogs.open(el);
-        document.dispatchEvent(new Event(DIALOG_OPENED_EVENT));
+        document.dispatchEvent(new Event(DIALOGS_CHANGED_EVENT));
       }
       p.initialFocus?.current?.focus();
       setUpgraded(true);

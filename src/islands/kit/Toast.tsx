@@ -1,14 +1,17 @@
 // The snackbar ("toast") with the spec's durations (spec 02 section 9: 3000 ms by default; errors
 // stay 10 s so there is time to read them), held while hovered or focused.
 //
-// It is drawn in the browser's top layer as a manual popover, so it shows above a modal dialog's
-// backdrop: a message about a dialog's action ("cannot remove the last admin") was drawn under
-// it. A dialog that opens later goes above it in the top layer; the toast raises itself again
-// when a dialog opens (kit/Dialog.tsx sends DIALOG_OPENED_EVENT). The element is on the page
-// from the first paint (a live region), and shown as a popover only while it holds a message.
+// While a modal dialog is open everything outside it is inert and under its backdrop: a message
+// about a dialog's action ("cannot remove the last admin") was drawn under the backdrop. So the
+// toast is rendered (a React portal) inside the topmost open kit dialog, fixed to the viewport's
+// corner above the dialog's content, where it can be read, hovered and closed; with no dialog
+// open it stays where the island put it. kit/Dialog.tsx announces opens and closes
+// (DIALOGS_CHANGED_EVENT) and keeps the stack. The live region is on the page from the first
+// paint, so screen readers announce what later appears in it.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { T } from '../../shared/i18n';
-import { DIALOG_OPENED_EVENT } from './Dialog';
+import { DIALOGS_CHANGED_EVENT, openDialogs } from './Dialog';
 
 export type ToastKind = 'success' | 'error';
 export interface ToastMessage {
@@ -34,46 +37,34 @@ export function useToast(initial?: { kind: ToastKind; text: string } | null) {
   return { toast, show, close };
 }
 
-type PopoverElement = HTMLElement & { showPopover?: () => void; hidePopover?: () => void };
-
-/** Shows `el` on top of the top layer (again, if it was there below a newer dialog). */
-function raise(el: PopoverElement) {
-  if (typeof el.showPopover !== 'function') return;
-  if (el.matches(':popover-open')) el.hidePopover?.();
-  el.showPopover();
+/** The topmost open dialog (the toast's place while one is open), or null. */
+function useTopDialog(): HTMLElement | null {
+  const [top, setTop] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    const update = () => {
+      const open = openDialogs.list();
+      setTop(open.length > 0 ? open[open.length - 1]! : null);
+    };
+    update();
+    document.addEventListener(DIALOGS_CHANGED_EVENT, update);
+    return () => document.removeEventListener(DIALOGS_CHANGED_EVENT, update);
+  }, []);
+  return top;
 }
 
 export function Toast({ t, toast, onClose }: { t: T; toast: ToastMessage | null; onClose: () => void }) {
   const [held, setHeld] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
+  const dialog = useTopDialog();
   useEffect(() => {
     if (!toast || held) return;
     const id = setTimeout(onClose, toast.timeoutMs);
     return () => clearTimeout(id);
   }, [toast, held]);
   useEffect(() => setHeld(false), [toast?.id]);
-  useEffect(() => {
-    const el = ref.current as PopoverElement | null;
-    if (!el) return;
-    if (!toast) {
-      if (typeof el.hidePopover === 'function' && el.matches(':popover-open')) el.hidePopover();
-      return;
-    }
-    raise(el);
-    const onDialog = () => raise(el);
-    document.addEventListener(DIALOG_OPENED_EVENT, onDialog);
-    return () => document.removeEventListener(DIALOG_OPENED_EVENT, onDialog);
-  }, [toast?.id]);
   const style = toast?.kind === 'error' ? 'border-red-700 bg-red-50 text-red-900' : 'border-green-700 bg-green-50 text-green-900';
-  return (
-    <div
-      ref={ref}
-      popover="manual"
-      aria-live="polite"
-      className="fixed bottom-4 right-4 left-auto top-auto m-0 max-w-md overflow-visible border-0 bg-transparent p-0"
-      data-testid="toast-layer"
-    >
+  const layer = (
+    <div aria-live="polite" className="fixed bottom-4 right-4 z-50 max-w-md text-left" data-testid="toast-layer" data-in-dialog={dialog ? 'true' : undefined}>
       {toast && (
         <div
           key={toast.id}
@@ -96,4 +87,5 @@ export function Toast({ t, toast, onClose }: { t: T; toast: ToastMessage | null;
       )}
     </div>
   );
+  return dialog ? createPortal(layer, dialog) : layer;
 }

@@ -51,7 +51,8 @@ async function linkRefusal(c: Ctx): Promise<{ key: string; status: 403 | 409 | 4
 async function registerPage(c: Ctx, posted?: Pick<RegisterFormProps, 'initialMessage' | 'initialPasswordError'> & { status?: PageOptions['status'] }) {
   const { deps, t, lang, hostTenant } = c.var;
   const link = signedLinkProps(c);
-  const refused = posted ? null : await linkRefusal(c);
+  // An expired date says so by itself (the island shows it); anything else is checked here.
+  const refused = posted ? null : link.expired ? { key: REGISTER_MESSAGES['link-expired']!, status: 410 as const } : await linkRefusal(c);
   if (refused) posted = { initialMessage: { key: refused.key, final: true }, status: refused.status };
   const policy = link.expired || refused ? DEFAULT_POLICY : await policyFor(c, link.email);
   return renderPage(c, {

@@ -3,12 +3,12 @@
 // is refused by the server (422); a department that still has users cannot be deleted.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../shared/api';
-import { browserTimeZone, SERVER_TIME_ZONE } from '../shared/dates';
 import { getT, type Lang } from '../shared/i18n';
 import { departmentSchema } from '../shared/people-schemas';
-import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, BTN_SMALL_DANGER, ConfirmDialog, InlineNotice, TextField, Toast, useToast } from './admin-parts';
+import { BTN_PRIMARY, BTN_SECONDARY, ConfirmDialog, InlineNotice, TextField, Toast, useToast } from './admin-parts';
 import Dialog from './kit/Dialog';
-import { DateCell, EmptyRow, TABLE, TABLE_WRAP, TD, TH } from './people-parts';
+import { DataTable } from './kit/DataTable';
+import { DateCell } from './people-parts';
 import type { DepartmentRow } from './people-types';
 
 export interface DepartmentsProps {
@@ -22,7 +22,6 @@ export default function Departments(p: DepartmentsProps) {
   const { toast, show, close } = useToast();
   const [rows, setRows] = useState(p.departments);
   const [hydrated, setHydrated] = useState(false);
-  const [timeZone, setTimeZone] = useState(SERVER_TIME_ZONE);
   const [editing, setEditing] = useState<{ dept: DepartmentRow | null } | null>(null);
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
@@ -35,7 +34,6 @@ export default function Departments(p: DepartmentsProps) {
 
   useEffect(() => {
     setHydrated(true);
-    setTimeZone(browserTimeZone());
   }, []);
 
   const reload = async () => {
@@ -100,58 +98,48 @@ export default function Departments(p: DepartmentsProps) {
   const dialogTitle = editing?.dept ? t('people.departments.editTitle') : t('people.departments.addTitle');
   return (
     <div className="flex flex-col gap-4">
-      <div>
-        <button type="button" className={BTN_PRIMARY} disabled={!hydrated} onClick={() => open(null)}>
-          {t('people.departments.add')}
-        </button>
-      </div>
+      {/* With no department yet the table's empty state offers this button instead (one, not two). */}
+      {rows.length > 0 && (
+        <div>
+          <button type="button" className={BTN_PRIMARY} disabled={!hydrated} onClick={() => open(null)}>
+            {t('people.departments.add')}
+          </button>
+        </div>
+      )}
       <h2 ref={headingRef} tabIndex={-1} className="sr-only">
         {t('people.departments.listHeading')}
       </h2>
-      <div className={TABLE_WRAP}>
-        <table className={TABLE} data-testid="departments-table">
-          <thead className="bg-slate-100">
-            <tr>
-              <th scope="col" className={TH}>
-                {t('people.departments.colName')}
-              </th>
-              <th scope="col" className={TH}>
-                {t('people.departments.colUsers')}
-              </th>
-              <th scope="col" className={TH}>
-                {t('people.cols.createdAt')}
-              </th>
-              <th scope="col" className={TH}>
-                {t('people.cols.actions')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && <EmptyRow colSpan={4}>{t('people.departments.empty')}</EmptyRow>}
-            {rows.map((d) => (
-              <tr key={d.id} className="border-t border-slate-200" data-testid="department-row" data-id={d.id}>
-                <td className={`${TD} font-medium`}>{d.name}</td>
-                <td className={TD} data-testid="department-users">
-                  {d.users_count + d.additional_users_count}
-                </td>
-                <td className={`${TD} whitespace-nowrap`}>
-                  <DateCell value={d.created_at} lang={p.lang} timeZone={timeZone} />
-                </td>
-                <td className={TD}>
-                  <div className="flex gap-1 whitespace-nowrap">
-                    <button type="button" className={BTN_SMALL} disabled={!hydrated} onClick={() => open(d)} aria-label={t('people.departments.editLabel', { name: d.name })}>
-                      {t('admin.common.edit')}
-                    </button>
-                    <button type="button" className={BTN_SMALL_DANGER} disabled={!hydrated} onClick={() => setPendingDelete(d)} aria-label={t('people.departments.deleteLabel', { name: d.name })}>
-                      {t('admin.common.delete')}
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable<DepartmentRow>
+        t={t}
+        testId="departments-table"
+        caption={t('people.departments.listHeading')}
+        columns={[
+          { key: 'name', header: t('people.departments.colName'), truncate: (d) => d.name, render: (d) => <span className="font-medium">{d.name}</span> },
+          { key: 'users', header: t('people.departments.colUsers'), width: 'w-[7rem]', render: (d) => <span data-testid="department-users">{d.users_count + d.additional_users_count}</span> },
+          { key: 'created_at', header: t('people.cols.createdAt'), width: 'w-[14rem]', className: 'whitespace-nowrap', render: (d) => <DateCell value={d.created_at} lang={p.lang} /> },
+        ]}
+        rows={rows}
+        rowKey={(d) => d.id}
+        rowAttrs={(d) => ({ 'data-testid': 'department-row', 'data-id': d.id })}
+        minWidth="min-w-[36rem]"
+        actions={{
+          kind: 'buttons',
+          header: t('people.cols.actions'),
+          width: p.lang === 'ja' ? 'w-[8rem]' : 'w-[9rem]',
+          items: (d) => [
+            { label: t('admin.common.edit'), ariaLabel: t('people.departments.editLabel', { name: d.name }), disabled: !hydrated, onSelect: () => open(d) },
+            { label: t('admin.common.delete'), ariaLabel: t('people.departments.deleteLabel', { name: d.name }), danger: true, disabled: !hydrated, onSelect: () => setPendingDelete(d) },
+          ],
+        }}
+        empty={{
+          text: t('people.departments.empty'),
+          action: (
+            <button type="button" className={BTN_PRIMARY} disabled={!hydrated} onClick={() => open(null)}>
+              {t('people.departments.add')}
+            </button>
+          ),
+        }}
+      />
       <Dialog open={editing !== null} labelledBy="department-dialog-title" onDismiss={() => !busy && setEditing(null)} initialFocus={nameRef} testId="department-dialog">
         <h2 id="department-dialog-title" className="m-0 mb-4 text-lg font-semibold">
           {dialogTitle}

@@ -320,7 +320,8 @@ export default function UsersScreen(p: UsersScreenProps) {
         }}
         empty={
           p.query.q
-            ? { text: t('people.users.noMatch'), action: <a className={LINK} href={`${path}${listQueryString({ ...p.query, q: '', page: 1 })}`}>{t('people.users.clearSearch')}</a> }
+            ? // The search form just above has the way out ("clear the search").
+              { text: t('people.users.noMatch') }
             : {
                 text: t('people.users.empty'),
                 action: (

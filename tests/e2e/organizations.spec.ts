@@ -36,7 +36,9 @@ for (const { lang, locale } of LANGUAGES) {
 
       const chooser = page.getByRole('dialog', { name: t.chooseOrganization });
       await expect(chooser).toBeVisible();
-      await expect(chooser.getByRole('button')).toHaveText([ACME, GLOBEX]);
+      // The organisations, and a way out of a step that cannot be dismissed.
+      await expect(chooser.getByRole('listitem').getByRole('button')).toHaveText([ACME, GLOBEX]);
+      await expect(chooser.getByTestId('redirection-sign-out')).toHaveText(lang === 'ja' ? 'ログアウト' : 'Sign out');
       await checkA11y(page, 'organisation chooser');
       await chooser.getByRole('button', { name: GLOBEX }).click();
 

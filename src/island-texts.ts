@@ -41,7 +41,7 @@ export const ISLAND_TEXTS = {
   SessionDevices: ['devices', 'dates', 'people.list', 'errors.generic'],
   UnverifiedEmailBanner: ['unverified', 'errors.generic'],
   AdditionalChallengeForm: ['challenge', 'common.backToLogin', 'errors.generic', ...CODE_STEP, ...AFTER_SIGN_IN],
-  AccountNotice: ['twofa.notice', 'common.close', 'errors.generic'],
+  AccountNotice: ['twofa.notice', 'admin.common.close', 'errors.generic'],
   VerifyPasswordForm: ['verifyPassword', 'common.backToMyAccount', 'errors.generic', 'validation.required', 'passwordForm', ...CODE_STEP],
   TwofaSetup: ['common.loading', ...VALIDATION, ...TWOFA_PARTS],
   TwofaDisable: TWOFA_PARTS,

@@ -71,6 +71,7 @@ for (const { lang, locale } of LANGUAGES) {
     const regenEmail = `kit-regen+${lang}@acme.test`;
     const people = { label: `kit-${lang}`, admin: `kit-admin+${lang}@acme.test` };
     const trial = { label: `kit-trial-${lang}`, admin: `kit-trial-admin+${lang}@acme.test` };
+    const ended = { label: `kit-ended-${lang}`, admin: `kit-ended-admin+${lang}@acme.test` };
 
     test.beforeAll(async () => {
       await ensureTwofaUsers([boxesEmail, keyEmail, regenEmail].map((email) => ({ from: 'user@acme.test', email, language: lang })));
@@ -78,6 +79,10 @@ for (const { lang, locale } of LANGUAGES) {
       await ensureSettingsTenant(
         { label: trial.label, name: `Kit Trial ${lang}`, status: 'trial', contract: { trial_ends_at: Date.now() + 14 * DAY - 60_000, contract_starts_at: null, contract_ends_at: null, contract_renews_at: null } },
         [{ email: trial.admin, language: lang, admin: true }],
+      );
+      await ensureSettingsTenant(
+        { label: ended.label, name: `Kit Ended ${lang}`, status: 'trial_expired_not_yet_contracted', contract: { trial_ends_at: Date.now() - 3 * DAY, contract_starts_at: null, contract_ends_at: null, contract_renews_at: null } },
+        [{ email: ended.admin, language: lang, admin: true }],
       );
     });
 
@@ -233,6 +238,21 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page.getByTestId('trial-days-left')).toHaveText(k.daysLeft);
       await expect(page.locator('tr[data-feature="kintone"]')).toContainText(k.trialAvailable);
       await checkA11y(page, 'subscriptions during a trial');
+    });
+
+    test('a toast that comes while a dialog is open shows inside it, readable and closable', async ({ page }) => {
+      // An expired trial opens its dialog on every admin page; the page's notice comes as a toast.
+      await signInToPage(page, lang, ended.label, ended.admin, '/admin/subscriptions');
+      await gotoHydrated(page, `${origin(ended.label)}${BASE}/admin/subscriptions?notice=twofa-error`);
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toBeVisible();
+      const toast = dialog.getByTestId('account-notice');
+      await expect(toast).toBeVisible();
+      await expect(toast).toHaveAttribute('role', 'alert');
+      // Not inert behind the modal: its button takes the click.
+      await toast.getByRole('button').click();
+      await expect(toast).toHaveCount(0);
+      await expect(dialog).toBeVisible();
     });
   });
 }

@@ -18,16 +18,17 @@ export interface ToastMessage {
   id: number;
   kind: ToastKind;
   text: string;
-  timeoutMs: number;
+  /** null: stays until dismissed. */
+  timeoutMs: number | null;
 }
 
 export const TOAST_MS = 3000;
 export const ERROR_TOAST_MS = 10_000;
 
 /** One toast at a time; a new one replaces the old. */
-export function useToast(initial?: { kind: ToastKind; text: string } | null) {
+export function useToast(initial?: { kind: ToastKind; text: string; timeoutMs?: number | null } | null) {
   const [toast, setToast] = useState<ToastMessage | null>(
-    initial ? { id: 0, ...initial, timeoutMs: initial.kind === 'error' ? ERROR_TOAST_MS : TOAST_MS } : null,
+    initial ? { id: 0, ...initial, timeoutMs: initial.timeoutMs !== undefined ? initial.timeoutMs : initial.kind === 'error' ? ERROR_TOAST_MS : TOAST_MS } : null,
   );
   const next = useRef(1);
   const show = useCallback((kind: ToastKind, text: string, timeoutMs?: number) => {
@@ -52,12 +53,12 @@ function useTopDialog(): HTMLElement | null {
   return top;
 }
 
-export function Toast({ t, toast, onClose }: { t: T; toast: ToastMessage | null; onClose: () => void }) {
+export function Toast({ t, toast, onClose, testId = 'toast' }: { t: T; toast: ToastMessage | null; onClose: () => void; testId?: string }) {
   const [held, setHeld] = useState(false);
   const boxRef = useRef<HTMLDivElement>(null);
   const dialog = useTopDialog();
   useEffect(() => {
-    if (!toast || held) return;
+    if (!toast || held || toast.timeoutMs === null) return;
     const id = setTimeout(onClose, toast.timeoutMs);
     return () => clearTimeout(id);
   }, [toast, held]);
@@ -77,10 +78,10 @@ export function Toast({ t, toast, onClose }: { t: T; toast: ToastMessage | null;
             if (!boxRef.current?.contains(e.relatedTarget as Node | null)) setHeld(false);
           }}
           className={`flex items-start gap-3 rounded border p-4 shadow-lg ${style}`}
-          data-testid="toast"
+          data-testid={testId}
         >
           <p className="m-0 flex-1">{toast.text}</p>
-          <button type="button" onClick={onClose} aria-label={t('admin.common.dismiss')} className="rounded border border-current bg-white px-2 py-0.5 text-sm">
+          <button type="button" onClick={onClose} className="rounded border border-current bg-white px-2 py-0.5 text-sm">
             {t('admin.common.close')}
           </button>
         </div>

@@ -8,7 +8,7 @@ import type { DeactivatedUsersPage } from '../shared/people-schemas';
 import { DEFAULT_LIST_QUERY, type ListQuery } from '../shared/people-ui';
 import { ConfirmDialog, Toast, useToast } from './admin-parts';
 import { DataTable, Pager } from './kit/DataTable';
-import { DateCell, deleteUser, DeletingChip, useDeletingPoll } from './people-parts';
+import { DateCell, deleteFromList, DeletingChip, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, PersonRow } from './people-types';
 
 export interface DeactivatedUsersProps {
@@ -65,16 +65,8 @@ export default function DeactivatedUsers(p: DeactivatedUsersProps) {
       } else show('error', t(r.data.message === 'quota_finished' ? 'people.errors.noSeatToReactivate' : 'errors.generic'));
       return;
     }
-    const result = await deleteUser(p.basePath, t, u.id);
-    setBusy(false);
-    setConfirm(null);
-    if (result.kind === 'started') {
-      setList((l) => ({ ...l, data: l.data.map((x) => (x.id === u.id ? { ...x, operationStatus: 'deleting' } : x)) }));
-      show('success', t('people.users.deleteStarted', { name: u.name }));
-    } else if (result.kind === 'done') {
-      show('success', t('people.users.deletedOne', { name: u.name }));
-      await reload();
-    } else show('error', result.text);
+    const answered = () => (setBusy(false), setConfirm(null));
+    await deleteFromList({ basePath: p.basePath, t, user: u, answered, setList, show, reload });
   };
 
   return (

@@ -11,6 +11,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as Rea
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
 import Dialog from './kit/Dialog';
+import { moveMenuFocus } from './kit/menu-keys';
 
 export interface ToolbarProps {
   lang: Lang;
@@ -45,17 +46,7 @@ function menuItems(menu: HTMLElement | null): HTMLElement[] {
 
 /** Arrow keys, Home and End inside an open menu. */
 function onMenuKey(e: ReactKeyboardEvent<HTMLElement>) {
-  const items = menuItems(e.currentTarget);
-  if (items.length === 0) return;
-  const i = items.indexOf(document.activeElement as HTMLElement);
-  const go = (n: number) => {
-    e.preventDefault();
-    items[(n + items.length) % items.length]!.focus();
-  };
-  if (e.key === 'ArrowDown') go(i + 1);
-  else if (e.key === 'ArrowUp') go(i < 0 ? -1 : i - 1);
-  else if (e.key === 'Home') go(0);
-  else if (e.key === 'End') go(-1);
+  moveMenuFocus(e, menuItems(e.currentTarget));
 }
 
 export default function Toolbar(p: ToolbarProps) {

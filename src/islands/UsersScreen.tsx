@@ -11,7 +11,7 @@ import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, ConfirmDialog, Toast, useToast }
 import { ImportDialog } from './import-dialog';
 import { DataTable, Pager, type DataColumn } from './kit/DataTable';
 import RelativeTime from './kit/RelativeTime';
-import { DateText, deleteUser, DeletingChip, PendingChip, LINK, useDeletingPoll } from './people-parts';
+import { DateText, deleteFromList, DeletingChip, PendingChip, LINK, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
 import { UserDialog } from './user-dialog';
 
@@ -144,16 +144,8 @@ export default function UsersScreen(p: UsersScreenProps) {
       }
       return;
     }
-    const result = await deleteUser(p.basePath, t, u.id);
-    setBusy(false);
-    setConfirm(null);
-    if (result.kind === 'started') {
-      setList((l) => ({ ...l, data: l.data.map((x) => (x.id === u.id ? { ...x, operationStatus: 'deleting' } : x)) }));
-      show('success', t('people.users.deleteStarted', { name: u.name }));
-    } else if (result.kind === 'done') {
-      show('success', t('people.users.deletedOne', { name: u.name }));
-      await reload();
-    } else show('error', result.text);
+    const answered = () => (setBusy(false), setConfirm(null));
+    await deleteFromList({ basePath: p.basePath, t, user: u, answered, setList, show, reload });
   };
 
   const ssoForAll = async (on: boolean) => {

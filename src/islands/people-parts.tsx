@@ -5,6 +5,7 @@ import { useEffect, type ReactNode } from 'react';
 import { api } from '../shared/api';
 import { formatDate, formatDateTime, TENANT_TIME_ZONE } from '../shared/dates';
 import type { Lang, T } from '../shared/i18n';
+import type { PersonRow } from './people-types';
 import { fullTimestamp } from './kit/RelativeTime';
 
 export const TABLE_WRAP = 'overflow-x-auto rounded-lg bg-white shadow';
@@ -38,6 +39,32 @@ export async function deleteUser(basePath: string, t: T, id: number): Promise<{ 
   if (r.status === 202) return { kind: 'started' };
   if (r.ok) return { kind: 'done' };
   return { kind: 'error', text: t(r.data.message === 'cannot-delete-last-admin' ? 'people.errors.cannotDeleteLastAdmin' : 'errors.generic') };
+}
+
+/**
+ * Delete a user from a list (users, deactivated users): once the server has answered, `answered`
+ * (the dialog closes), then the row shows the "deleting" chip while the job runs, or the list is
+ * read again, and the toast says which.
+ */
+export async function deleteFromList<L extends { data: PersonRow[] }>(o: {
+  basePath: string;
+  t: T;
+  user: PersonRow;
+  answered: () => void;
+  setList: (update: (list: L) => L) => void;
+  show: (kind: 'success' | 'error', text: string) => void;
+  reload: () => Promise<unknown>;
+}): Promise<void> {
+  const { t, user } = o;
+  const result = await deleteUser(o.basePath, t, user.id);
+  o.answered();
+  if (result.kind === 'started') {
+    o.setList((l) => ({ ...l, data: l.data.map((x) => (x.id === user.id ? { ...x, operationStatus: 'deleting' } : x)) }));
+    o.show('success', t('people.users.deleteStarted', { name: user.name }));
+  } else if (result.kind === 'done') {
+    o.show('success', t('people.users.deletedOne', { name: user.name }));
+    await o.reload();
+  } else o.show('error', result.text);
 }
 
 export function DeletingChip({ t }: { t: T }) {

@@ -35,6 +35,19 @@ export interface ActivityEntry {
   userAgent: string | null;
 }
 
+/** The columns of an entry as the screen shows it. */
+const ENTRY_COLUMNS = {
+  id: activityLogs.id,
+  createdAt: activityLogs.createdAt,
+  actorName: activityLogs.actorName,
+  actorEmail: activityLogs.actorEmail,
+  action: activityLogs.action,
+  targetType: activityLogs.targetType,
+  targetId: activityLogs.targetId,
+  ipAddress: activityLogs.ipAddress,
+  userAgent: activityLogs.userAgent,
+};
+
 /**
  * What the screen narrows the log to (GET query parameters, decision 0032): part of the actor's
  * name or address; an action, exact ("user.created") or a family ("user.*"); a time range [from, to).
@@ -69,18 +82,7 @@ function filterConditions(f: ActivityFilter): (SQL | undefined)[] {
 /** One entry of the tenant's log, with its details, for the screen's detail panel. */
 export async function getActivity(db: Db, tenantId: number, id: number): Promise<(ActivityEntry & { details: unknown }) | null> {
   const row = await db
-    .select({
-      id: activityLogs.id,
-      createdAt: activityLogs.createdAt,
-      actorName: activityLogs.actorName,
-      actorEmail: activityLogs.actorEmail,
-      action: activityLogs.action,
-      targetType: activityLogs.targetType,
-      targetId: activityLogs.targetId,
-      ipAddress: activityLogs.ipAddress,
-      userAgent: activityLogs.userAgent,
-      details: activityLogs.details,
-    })
+    .select({ ...ENTRY_COLUMNS, details: activityLogs.details })
     .from(activityLogs)
     .where(and(eq(activityLogs.tenantId, tenantId), eq(activityLogs.id, id)))
     .get();
@@ -95,17 +97,7 @@ export async function listActivity(
   filter: ActivityFilter = {},
 ): Promise<{ entries: ActivityEntry[]; next: ActivityCursor | null }> {
   const rows = await db
-    .select({
-      id: activityLogs.id,
-      createdAt: activityLogs.createdAt,
-      actorName: activityLogs.actorName,
-      actorEmail: activityLogs.actorEmail,
-      action: activityLogs.action,
-      targetType: activityLogs.targetType,
-      targetId: activityLogs.targetId,
-      ipAddress: activityLogs.ipAddress,
-      userAgent: activityLogs.userAgent,
-    })
+    .select(ENTRY_COLUMNS)
     .from(activityLogs)
     .where(
       and(

@@ -8,6 +8,7 @@
 // display. Decision 0032.
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { T } from '../../shared/i18n';
+import { moveMenuFocus } from './menu-keys';
 import { listQueryString, nextSort, PAGE_SIZES, pageCount, type ListQuery } from '../../shared/list-query';
 
 export interface DataColumn<R> {
@@ -111,19 +112,7 @@ const SMALL_DANGER = 'rounded border border-red-800 bg-white px-2 py-1 text-sm t
  */
 export function RowMenu({ id, label, buttonText, items, disabled }: { id: string; label: string; buttonText: string; items: RowAction[]; disabled?: boolean }) {
   const menuRef = useRef<HTMLDivElement>(null);
-  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
-    if (buttons.length === 0) return;
-    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    const go = (n: number) => {
-      e.preventDefault();
-      buttons[(n + buttons.length) % buttons.length]!.focus();
-    };
-    if (e.key === 'ArrowDown') go(i + 1);
-    else if (e.key === 'ArrowUp') go(i < 0 ? -1 : i - 1);
-    else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(-1);
-  };
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => moveMenuFocus(e, [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')]);
   return (
     <>
       <button

@@ -6,9 +6,9 @@ import { useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
 import Button from './kit/Button';
-import { CodeStepForm, useCodeEntry } from './kit/code-step';
+import { useCodeEntry } from './kit/code-step';
 import Dialog from './kit/Dialog';
-import { PasswordInput } from './kit/PasswordInput';
+import PasswordStep from './kit/PasswordStep';
 import { BackupCodesPanel } from './twofa-parts';
 
 export interface BackupCodesRegenerateProps {
@@ -63,29 +63,7 @@ export default function BackupCodesRegenerate({ lang, basePath, email }: BackupC
         ) : (
           <>
             <p id="regenerate-text">{t('twofa.regenerate.text')}</p>
-            <CodeStepForm
-              t={t}
-              entry={entry}
-              ns="verifyPassword"
-              testId="regenerate"
-              hint=""
-              submitLabel={t('twofa.regenerate.submit')}
-              lockedText={(seconds) => t('verifyPassword.throttled', { seconds })}
-              onSubmit={(password) => void regenerate(password)}
-              complete
-              field={
-                <PasswordInput
-                  t={t}
-                  id="regenerate-password"
-                  label={t('verifyPassword.password')}
-                  value={entry.code}
-                  onChange={entry.setCode}
-                  autoComplete="current-password"
-                  error={entry.fieldError}
-                  inputRef={entry.inputRef}
-                />
-              }
-            />
+            <PasswordStep t={t} entry={entry} id="regenerate-password" testId="regenerate" submitLabel={t('twofa.regenerate.submit')} onSubmit={(password) => void regenerate(password)} />
             <div className="mt-2 flex justify-end">
               <Button variant="link" onClick={close} disabled={entry.busy}>
                 {t('twofa.cancel')}

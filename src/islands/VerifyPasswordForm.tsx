@@ -4,8 +4,8 @@
 // attempt at a time and the throttle's countdown are the kit's code-step state.
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import { CodeStepForm, useCodeEntry } from './kit/code-step';
-import { PasswordInput } from './kit/PasswordInput';
+import { useCodeEntry } from './kit/code-step';
+import PasswordStep from './kit/PasswordStep';
 
 export interface VerifyPasswordFormProps {
   lang: Lang;
@@ -30,29 +30,7 @@ export default function VerifyPasswordForm({ lang, basePath, redirect, next }: V
 
   return (
     <div>
-      <CodeStepForm
-        t={t}
-        entry={entry}
-        ns="verifyPassword"
-        testId="verify-password"
-        hint=""
-        lockedText={(seconds) => t('verifyPassword.throttled', { seconds })}
-        onSubmit={(password) => void verify(password)}
-        complete
-        block={false}
-        field={
-          <PasswordInput
-            t={t}
-            id="verify-password"
-            label={t('verifyPassword.password')}
-            value={entry.code}
-            onChange={entry.setCode}
-            autoComplete="current-password"
-            error={entry.fieldError}
-            inputRef={entry.inputRef}
-          />
-        }
-      />
+      <PasswordStep t={t} entry={entry} id="verify-password" testId="verify-password" block={false} onSubmit={(password) => void verify(password)} />
       <p className="mb-0 mt-4">
         <a href={`${basePath}/my-account`} className="text-blue-800 underline">
           {t('common.backToMyAccount')}

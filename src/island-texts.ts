@@ -30,7 +30,7 @@ export const ISLAND_TEXTS = {
   LanguageSwitch: ['language', 'login.language'],
   Toolbar: ['toolbar', 'switchOrganization', 'product.suite', 'product.accounts', 'errors.generic'],
   LanguageSetting: ['language', 'login.language', 'myAccount.changeLanguage', 'errors.generic'],
-  Invitations: ['invitations', 'errors.generic'],
+  Invitations: ['invitations', 'people.list', 'errors.generic'],
   AppStandIn: ['dev', 'apps', 'common.backToMyAccount'],
   ChangePasswordLauncher: ['myAccount.changePassword', ...CHANGE_PASSWORD],
   OutlookComplete: OUTLOOK,

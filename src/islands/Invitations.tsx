@@ -1,8 +1,9 @@
 // Invitations into other tenants (decision 0027): accept or decline each, then the list reloads.
+// The kit's table (a card per invitation below 960px; decision 0032).
 import { useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import { buttonClass } from './kit/Button';
+import { DataTable } from './kit/DataTable';
 
 export interface InvitationsProps {
   lang: Lang;
@@ -43,39 +44,25 @@ export default function Invitations(p: InvitationsProps) {
           </p>
         )}
       </div>
-      {list.length === 0 ? (
-        <p className="text-slate-700" data-testid="invitations-empty">
-          {t('invitations.empty')}
-        </p>
-      ) : (
-        <ul className="m-0 max-w-2xl list-none rounded-lg bg-white p-0 shadow" aria-label={t('invitations.heading')}>
-          {list.map((i) => (
-            <li key={i.tenantId} className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-4 py-3" data-testid="invitation">
-              <span className="font-medium">{i.tenantName}</span>
-              <span className="flex gap-2">
-                <button
-                  type="button"
-                  className={buttonClass('primary')}
-                  disabled={busy !== null}
-                  onClick={() => void answer(i.tenantId, i.tenantName, 'accept')}
-                  aria-label={t('invitations.acceptLabel', { tenant: i.tenantName })}
-                >
-                  {t('invitations.accept')}
-                </button>
-                <button
-                  type="button"
-                  className="rounded border border-slate-500 bg-white px-4 py-2 text-slate-900 hover:bg-slate-100 disabled:opacity-60"
-                  disabled={busy !== null}
-                  onClick={() => void answer(i.tenantId, i.tenantName, 'decline')}
-                  aria-label={t('invitations.declineLabel', { tenant: i.tenantName })}
-                >
-                  {t('invitations.decline')}
-                </button>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <DataTable<{ tenantId: number; tenantName: string }>
+        t={t}
+        testId="invitations"
+        caption={t('invitations.heading')}
+        columns={[{ key: 'tenant', header: t('invitations.organization'), truncate: (i) => i.tenantName, render: (i) => <span className="font-medium">{i.tenantName}</span> }]}
+        rows={list}
+        rowKey={(i) => i.tenantId}
+        rowAttrs={() => ({ 'data-testid': 'invitation' })}
+        actions={{
+          kind: 'buttons',
+          header: t('invitations.answer'),
+          width: 'w-[13rem]',
+          items: (i) => [
+            { label: t('invitations.accept'), primary: true, ariaLabel: t('invitations.acceptLabel', { tenant: i.tenantName }), disabled: busy !== null, onSelect: () => void answer(i.tenantId, i.tenantName, 'accept') },
+            { label: t('invitations.decline'), ariaLabel: t('invitations.declineLabel', { tenant: i.tenantName }), disabled: busy !== null, onSelect: () => void answer(i.tenantId, i.tenantName, 'decline') },
+          ],
+        }}
+        empty={{ text: t('invitations.empty') }}
+      />
     </div>
   );
 }

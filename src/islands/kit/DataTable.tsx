@@ -43,6 +43,8 @@ export interface RowAction {
   /** id of the text that says why it is disabled. */
   describedBy?: string;
   danger?: boolean;
+  /** The row's main action (as buttons only): drawn filled. */
+  primary?: boolean;
 }
 
 export interface DataTableSort {
@@ -101,6 +103,7 @@ export function SortLink({ t, label, column, sort }: { t: T; label: string; colu
 const ITEM = 'block w-full rounded border-0 bg-white px-3 py-2 text-left text-sm text-slate-900 hover:bg-slate-100 disabled:cursor-not-allowed disabled:text-slate-600';
 const SMALL_BUTTON =
   'rounded border border-slate-600 bg-white px-2 py-1 text-sm text-slate-900 hover:bg-slate-100 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
+const SMALL_PRIMARY = 'rounded border border-blue-800 bg-blue-800 px-2 py-1 text-sm font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:border-slate-400 disabled:bg-slate-400 disabled:text-slate-900';
 const SMALL_DANGER = 'rounded border border-red-800 bg-white px-2 py-1 text-sm text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
 
 /**
@@ -248,7 +251,7 @@ export function DataTable<R>(p: DataTableProps<R>) {
                         <button
                           key={a.label}
                           type="button"
-                          className={a.danger ? SMALL_DANGER : SMALL_BUTTON}
+                          className={a.danger ? SMALL_DANGER : a.primary ? SMALL_PRIMARY : SMALL_BUTTON}
                           disabled={a.disabled}
                           aria-label={a.ariaLabel}
                           aria-describedby={a.describedBy}

@@ -12,6 +12,7 @@ import type { ForcedReason } from './ChangePasswordDialog';
 import { useHydrated } from './hydrated';
 import Redirection from './Redirection';
 import { buttonClass } from './kit/Button';
+import { PasswordInput } from './kit/PasswordInput';
 
 // Most sign-ins need neither: their code (and the password scorer behind the dialog) loads only
 // when a sign-in does, so the login page ships no more than its form.
@@ -282,28 +283,17 @@ export default function LoginForm(props: LoginFormProps) {
         </div>
         {step === 'password' && (
           <>
-            <div>
-              <label htmlFor="login-password" className="font-medium">
-                {t('login.password')}
-              </label>
-              <input
-                ref={passwordRef}
-                id="login-password"
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                aria-invalid={passwordError ? true : undefined}
-                aria-describedby={passwordError ? 'login-password-error' : undefined}
-                onChange={(e) => setPassword(e.target.value)}
-                className={field}
-              />
-              {passwordError && (
-                <p id="login-password-error" className="m-0 mt-1 text-sm text-red-800">
-                  {passwordError}
-                </p>
-              )}
-            </div>
+            <PasswordInput
+              t={t}
+              id="login-password"
+              name="password"
+              label={t('login.password')}
+              value={password}
+              onChange={setPassword}
+              autoComplete="current-password"
+              error={passwordError}
+              inputRef={passwordRef}
+            />
             <div className="flex items-center justify-between gap-2">
               <label className="inline-flex items-center gap-2">
                 <input type="checkbox" name="remember" value="1" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="h-4 w-4" />

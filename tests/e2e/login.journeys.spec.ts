@@ -127,7 +127,10 @@ test('the login form can be completed with the keyboard alone', async ({ page })
   await page.keyboard.press('Enter');
   await expect(page.getByLabel(t.password, { exact: true })).toBeFocused();
   await page.keyboard.type(DEMO_PASSWORD);
-  // Tab reaches the rest of the form in reading order, ending on the Log in button.
+  // Tab reaches the rest of the form in reading order, ending on the Log in button: first the
+  // password's Show toggle (decision 0033).
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'パスワードを表示', exact: true })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('checkbox', { name: 'ログインしたままにする' })).toBeFocused();
   await page.keyboard.press('Tab');

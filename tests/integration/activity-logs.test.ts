@@ -60,6 +60,45 @@ describe('activity log screen', () => {
     expect(olderHref(r.text)).toBeUndefined();
   });
 
+  it('filters by actor, action (exact or a family) and Tokyo dates, and shows one entry of this tenant in detail (decision 0032)', async () => {
+    const b = await signedIn('admin@acme.test');
+    // 2026-11-20 00:00 in Tokyo is 2026-11-19 15:00 UTC.
+    const nov20 = Date.UTC(2026, 10, 19, 15);
+    const [entry] = await h.deps.db
+      .insert(activityLogs)
+      .values([
+        { tenantId: 1, actorUserId: null, actorName: '佐藤 50%', actorEmail: 'sato@acme.test', action: 'user.created', targetType: 'user', targetId: '9', details: { via: 'csv' }, createdAt: nov20 + 1000 },
+        { tenantId: 1, actorUserId: null, actorName: 'Other', actorEmail: 'other@acme.test', action: 'user.deleted', createdAt: nov20 + 86_400_000 + 1000 },
+        { tenantId: 1, actorUserId: null, actorName: 'Other', actorEmail: 'other@acme.test', action: 'department.created', createdAt: nov20 - 1000 },
+        { tenantId: 2, actorUserId: null, actorName: '佐藤 50%', actorEmail: 'sato@acme.test', action: 'user.created', createdAt: nov20 + 2000 },
+      ])
+      .returning({ id: activityLogs.id });
+    const get = async (q: string) => rows((await b.get(`/accounts/admin/activity-logs?${q}`)).text).filter((a) => !a?.startsWith('login.'));
+    expect(await get('action=user.*')).toEqual(['user.deleted', 'user.created']);
+    expect(await get('action=user.created')).toEqual(['user.created']);
+    // Part of the name or address; LIKE's own characters are taken literally.
+    expect(await get('actor=sato')).toEqual(['user.created']);
+    expect(await get('actor=50%25')).toEqual(['user.created']);
+    expect(await get('actor=_')).toEqual([]);
+    // Dates are Tokyo days; "to" includes its whole day.
+    expect(await get('from=2026-11-20&to=2026-11-20')).toEqual(['user.created']);
+    expect(await get('from=2026-11-20')).toEqual(['user.deleted', 'user.created']);
+    expect(await get('to=2026-11-19')).toEqual(['department.created']);
+    // Values the screen does not offer are no filter.
+    expect((await get('action=drop%20table&from=yesterday')).length).toBeGreaterThanOrEqual(3);
+    // Readable names beside the code words, in the page's language.
+    const page = await b.get('/accounts/admin/activity-logs?action=user.*');
+    expect(page.text).toContain('ユーザーを追加');
+    expect(page.text).toContain('action=user.*');
+    // The detail panel: this tenant's entry only, every field and the details.
+    const detail = await b.get(`/accounts/admin/activity-logs?entry=${entry!.id}`);
+    expect(detail.text).toContain('data-testid="activity-detail"');
+    expect(detail.text).toContain('&quot;via&quot;: &quot;csv&quot;');
+    expect(detail.text).toContain('日本時間');
+    const foreign = await h.deps.db.insert(activityLogs).values({ tenantId: 2, action: 'user.created', createdAt: nov20 }).returning({ id: activityLogs.id });
+    expect((await b.get(`/accounts/admin/activity-logs?entry=${foreign[0]!.id}`)).text).not.toContain('data-testid="activity-detail"');
+  });
+
   it('pages by 50 with an older link that never repeats or skips an entry; a bad cursor is the first page', async () => {
     const b = await signedIn('admin@acme.test', 'acme.localhost:8787');
     const t0 = h.clock.now() + 10_000;

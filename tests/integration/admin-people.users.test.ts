@@ -109,7 +109,8 @@ describe('users list', () => {
     // Active Acme members, created_at descending (seed: totp 5, multi 3, user 2, admin 1); not the deactivated one.
     expect(emails).toEqual(['totp@acme.test', 'multi@example.test', 'user@acme.test', 'admin@acme.test']);
     expect(r.body).toMatchObject({ total: 4, page: 1, perPage: 25, ssoOptionsVisible: false, ssoUsersLimit: 10, schedulerAllowed: true });
-    expect(r.body.counts).toEqual({ users: 4, neverActive: expect.any(Number), notRegistered: 0 });
+    // admins: the demo tenant's one admin (the edit dialog's admin switch explains the last one, decision 0032).
+    expect(r.body.counts).toEqual({ users: 4, neverActive: expect.any(Number), notRegistered: 0, admins: 1 });
     const admin = r.body.data.find((u: { email: string }) => u.email === 'admin@acme.test');
     expect(admin).toMatchObject({
       id: U.admin,

@@ -69,14 +69,19 @@ function Actor({ t, e }: { t: T; e: ActivityEntry }) {
   );
 }
 
+/** The readable name, and under it the code word (alone when the action has no name). */
 function Event({ t, lang, action }: { t: T; lang: Lang; action: string }) {
   const label = eventLabel(t, lang, action);
   return (
     <>
-      <span className="block" data-testid="activity-event">
-        {label}
-      </span>
-      {label !== action && <code className="block truncate text-xs text-slate-700">{action}</code>}
+      {label !== action && (
+        <span className="block" data-testid="activity-event">
+          {label}
+        </span>
+      )}
+      <code className={`block truncate ${label !== action ? 'text-xs text-slate-700' : 'text-sm'}`} title={action}>
+        {action}
+      </code>
     </>
   );
 }

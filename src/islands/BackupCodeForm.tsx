@@ -11,6 +11,7 @@ import { backupCodeSchema } from '../shared/schemas';
 import type { PasswordComplianceAnswer, SignedInUser } from '../shared/signed-in';
 import AfterSignIn, { type SignedInAnswer, type SignInContext } from './AfterSignIn';
 import { CodeStepForm, useCodeEntry } from './kit/code-step';
+import Field from './kit/Field';
 
 export type BackupCodeFormProps = SignInContext;
 
@@ -42,7 +43,6 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
 
   if (done) return <AfterSignIn ctx={props} answer={done} />;
 
-  const hintId = entry.fieldError ? 'backup-code-error' : 'backup-code-hint';
   return (
     <div>
       <div aria-live="polite">
@@ -62,28 +62,22 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
         onSubmit={(code) => void verify(code)}
         complete
         field={
-          <div>
-            <label htmlFor="backup-code" className="font-medium">
-              {t('backupLogin.code')}
-            </label>
-            <input
-              ref={entry.inputRef}
-              id="backup-code"
-              name="backupCode"
-              type="text"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={64}
-              value={entry.code}
-              aria-invalid={entry.fieldError || invalid ? true : undefined}
-              aria-describedby={hintId}
-              onChange={(e) => entry.setCode(e.target.value)}
-              className="mt-1 block w-full rounded border border-slate-500 px-3 py-2 font-mono text-lg tracking-wider"
-            />
-            <p id={hintId} className={`m-0 mt-1 text-sm ${entry.fieldError ? 'text-red-800' : 'text-slate-700'}`}>
-              {entry.fieldError ?? t('backupLogin.hint')}
-            </p>
-          </div>
+          <Field
+            id="backup-code"
+            name="backupCode"
+            label={t('backupLogin.code')}
+            hint={t('backupLogin.hint')}
+            error={entry.fieldError}
+            invalid={invalid}
+            value={entry.code}
+            onChange={entry.setCode}
+            inputRef={entry.inputRef}
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={64}
+            className="font-mono text-lg tracking-wider"
+          />
         }
       />
       <WaysBack links={[[otpHref, t('backupLogin.useCode')], [loginHref, t('common.backToLogin')]]} className="mt-4 gap-2" linkClass="text-blue-800" />

@@ -105,33 +105,23 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
     <div>
       <p className="mt-0">{t('setupAtLogin.intro')}</p>
       <div role="tablist" aria-label={t('setupAtLogin.tabsLabel')} className="flex gap-1 border-b border-slate-400" onKeyDown={onTabKey}>
-        <button
-          ref={tabRefs.backup}
-          type="button"
-          role="tab"
-          id="setup-tab-backup"
-          aria-selected={tab === 'backup'}
-          aria-controls="setup-panel-backup"
-          tabIndex={tab === 'backup' ? 0 : -1}
-          onClick={() => openTab('backup')}
-          className={tabClass(tab === 'backup')}
-        >
-          {t('setupAtLogin.tabBackup')}
-        </button>
-        <button
-          ref={tabRefs.qr}
-          type="button"
-          role="tab"
-          id="setup-tab-qr"
-          aria-selected={tab === 'qr'}
-          aria-controls="setup-panel-qr"
-          aria-disabled={!canContinue || undefined}
-          tabIndex={tab === 'qr' ? 0 : -1}
-          onClick={() => openTab('qr')}
-          className={tabClass(tab === 'qr')}
-        >
-          {t('setupAtLogin.tabQr')}
-        </button>
+        {(['backup', 'qr'] as const).map((name) => (
+          <button
+            key={name}
+            ref={tabRefs[name]}
+            type="button"
+            role="tab"
+            id={`setup-tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={`setup-panel-${name}`}
+            aria-disabled={(name === 'qr' && !canContinue) || undefined}
+            tabIndex={tab === name ? 0 : -1}
+            onClick={() => openTab(name)}
+            className={tabClass(tab === name)}
+          >
+            {t(name === 'backup' ? 'setupAtLogin.tabBackup' : 'setupAtLogin.tabQr')}
+          </button>
+        ))}
       </div>
 
       <div role="tabpanel" id="setup-panel-backup" aria-labelledby="setup-tab-backup" hidden={tab !== 'backup'} className="pt-4">

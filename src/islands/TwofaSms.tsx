@@ -12,6 +12,7 @@ import { getT, type Lang } from '../shared/i18n';
 import { smsContactSchema } from '../shared/schemas';
 import { buttonClass } from './kit/Button';
 import { ResendRow, StepMessages, useCodeEntry } from './kit/code-step';
+import Field from './kit/Field';
 import { FIELD } from './twofa-parts';
 
 export interface TwofaSmsProps {
@@ -107,32 +108,20 @@ export default function TwofaSms({ lang, basePath, onSent, onFail }: TwofaSmsPro
             </select>
           </div>
           <div className="min-w-0 flex-1 basis-56">
-            <label htmlFor="twofa-mobile" className="font-medium">
-              {t('twofa.mobileNumber')}
-            </label>
-            <input
-              ref={entry.inputRef}
+            <Field
               id="twofa-mobile"
-              type="tel"
-              autoComplete="tel-national"
+              label={t('twofa.mobileNumber')}
+              hint={t('twofa.mobileHint')}
+              error={entry.fieldError}
               value={national}
-              aria-invalid={entry.fieldError ? true : undefined}
-              aria-describedby={entry.fieldError ? 'twofa-mobile-error' : 'twofa-mobile-hint'}
-              onChange={(e) => {
-                entry.setCode(e.target.value);
+              onChange={(v) => {
+                entry.setCode(v);
                 changed();
               }}
-              className={FIELD}
+              inputRef={entry.inputRef}
+              type="tel"
+              autoComplete="tel-national"
             />
-            {entry.fieldError ? (
-              <p id="twofa-mobile-error" className="m-0 mt-1 text-sm text-red-800">
-                {entry.fieldError}
-              </p>
-            ) : (
-              <p id="twofa-mobile-hint" className="m-0 mt-1 text-sm text-slate-700">
-                {t('twofa.mobileHint')}
-              </p>
-            )}
           </div>
         </div>
         <div>

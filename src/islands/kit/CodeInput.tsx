@@ -9,6 +9,7 @@
 import { useRef, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
 import { backspaceInCode, CODE_LENGTH, typeIntoCode, type CodeEdit } from '../../shared/code-entry';
 import type { T } from '../../shared/i18n';
+import { FieldNote, noteId } from './Field';
 
 export interface CodeInputProps {
   t: T;
@@ -31,7 +32,7 @@ export default function CodeInput(p: CodeInputProps) {
   // The code as last changed here: a focus moved during a change must not see the old one.
   const current = useRef(p.value);
   current.current = p.value;
-  const describedBy = p.error ? `${p.id}-error` : `${p.id}-hint`;
+  const describedBy = noteId(p.id, p.error);
 
   const apply = (edit: CodeEdit) => {
     current.current = edit.value;
@@ -103,15 +104,7 @@ export default function CodeInput(p: CodeInputProps) {
           />
         ))}
       </div>
-      {p.error ? (
-        <p id={`${p.id}-error`} className="m-0 mt-1 text-sm text-red-800">
-          {p.error}
-        </p>
-      ) : (
-        <p id={`${p.id}-hint`} className="m-0 mt-1 text-sm text-slate-700">
-          {p.hint}
-        </p>
-      )}
+      <FieldNote id={p.id} hint={p.hint} error={p.error} />
     </div>
   );
 }

@@ -6,8 +6,8 @@
 // the password step (AfterSignIn).
 import { useState } from 'react';
 import { api } from '../shared/api';
+import { BACKUP_CODE_MAX_LENGTH, backupCodeProblem } from '../shared/form-rules';
 import { getT } from '../shared/i18n';
-import { backupCodeSchema } from '../shared/schemas';
 import type { PasswordComplianceAnswer, SignedInUser } from '../shared/signed-in';
 import AfterSignIn, { type SignedInAnswer, type SignInContext } from './AfterSignIn';
 import { CodeStepForm, useCodeEntry } from './kit/code-step';
@@ -27,10 +27,11 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
   const otpHref = `${basePath}/otp${props.query}`;
 
   const verify = async (code: string) => {
-    const parsed = backupCodeSchema.safeParse({ backupCode: code.trim() });
-    if (!parsed.success) return entry.invalid(t(parsed.error.issues[0]!.message));
+    // Checked without zod in the browser (decision 0029); the server's backupCodeSchema agrees.
+    const problem = backupCodeProblem(code);
+    if (problem) return entry.invalid(t(problem));
     setInvalid(false);
-    const r = await entry.attempt(() => api<Verified>(basePath, 'POST', 'backup-code', parsed.data));
+    const r = await entry.attempt(() => api<Verified>(basePath, 'POST', 'backup-code', { backupCode: code.trim() }));
     if (!r) return;
     if (r.ok && r.data.user) return setDone({ user: r.data.user, password_compliance: r.data.password_compliance });
     if (r.data.message === 'invalid-backup-code') {
@@ -75,7 +76,7 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
             type="text"
             inputMode="numeric"
             autoComplete="off"
-            maxLength={64}
+            maxLength={BACKUP_CODE_MAX_LENGTH}
             className="font-mono text-lg tracking-wider"
           />
         }

@@ -24,3 +24,11 @@ export const OTP_PATTERN = /^[0-9]{6}$/;
 export function otpProblem(value: string): 'validation.otpDigits' | null {
   return OTP_PATTERN.test(value) ? null : 'validation.otpDigits';
 }
+
+/** Backup codes as typed ("12345 67890"), trimmed: at most this long (backupCodeSchema's limit). */
+export const BACKUP_CODE_MAX_LENGTH = 64;
+
+/** The message key of what is wrong with a backup code (trimmed first), or null. */
+export function backupCodeProblem(value: string): 'validation.required' | null {
+  return value.trim() === '' ? 'validation.required' : null;
+}

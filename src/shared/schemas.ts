@@ -3,7 +3,7 @@
 // islands check with the zod-free rules of ./form-rules, which these schemas are built from.
 // Messages are i18n keys, translated where they are shown.
 import * as z from 'zod/mini';
-import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, OTP_PATTERN } from './form-rules';
+import { BACKUP_CODE_MAX_LENGTH, EMAIL_MAX_LENGTH, EMAIL_PATTERN, OTP_PATTERN } from './form-rules';
 
 export const emailSchema = z
   .string({ error: 'validation.required' })
@@ -86,7 +86,7 @@ export const otpLoginSchema = z.object({
   rememberDevice: z._default(z.optional(z.boolean()), false),
 });
 
-export const backupCodeSchema = z.object({ backupCode: required(64) });
+export const backupCodeSchema = z.object({ backupCode: required(BACKUP_CODE_MAX_LENGTH) });
 
 /** E.164 contact for SMS setup; whether it is a mobile number is checked with libphonenumber. */
 export const smsContactSchema = z.object({

@@ -3,8 +3,8 @@
 // verdict and message for every input.
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { EMAIL_PATTERN, emailProblem, otpProblem } from '../../src/shared/form-rules';
-import { emailSchema, otpSchema } from '../../src/shared/schemas';
+import { BACKUP_CODE_MAX_LENGTH, backupCodeProblem, EMAIL_PATTERN, emailProblem, otpProblem } from '../../src/shared/form-rules';
+import { backupCodeSchema, emailSchema, otpSchema } from '../../src/shared/schemas';
 
 const EMAILS = [
   '',
@@ -52,5 +52,10 @@ describe('form rules shared by the islands and the zod schemas', () => {
   it.each(['123456', '12345', '1234567', '', '１２３４５６', '12a456', ' 123456', '123456\n'].map((c) => [c]))('one-time code %j: same as otpSchema', (value) => {
     const zod = otpSchema.safeParse({ otp: value });
     expect(otpProblem(value)).toBe(zod.success ? null : zod.error.issues[0]!.message);
+  });
+
+  it.each(['12345 67890', '1234567890', '', '   ', ' 12345 67890 ', 'x'.repeat(BACKUP_CODE_MAX_LENGTH)].map((c) => [c]))('backup code %j (trimmed, at most the field length): same as backupCodeSchema', (value) => {
+    const zod = backupCodeSchema.safeParse({ backupCode: value.trim() });
+    expect(backupCodeProblem(value)).toBe(zod.success ? null : zod.error.issues[0]!.message);
   });
 });

@@ -294,12 +294,14 @@ export default function LoginForm(props: LoginFormProps) {
               error={passwordError}
               inputRef={passwordRef}
             />
-            <div className="flex items-center justify-between gap-2">
-              <label className="inline-flex items-center gap-2">
+            {/* Each on one line, side by side where they fit, else one under the other: a short
+                phrase such as 「ログインしたままにする」 is never cut in two (issue 14). */}
+            <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+              <label className="inline-flex items-center gap-2 whitespace-nowrap">
                 <input type="checkbox" name="remember" value="1" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="h-4 w-4" />
                 {t('login.remember')}
               </label>
-              <a href={`${basePath}/forgot${props.query}`} className="text-blue-800 underline">
+              <a href={`${basePath}/forgot${props.query}`} className="whitespace-nowrap text-blue-800 underline">
                 {t('login.forgot')}
               </a>
             </div>

@@ -114,6 +114,20 @@ for (const { lang, locale } of LANGUAGES) {
         people = await addPeople(label, lang);
       });
 
+      test('Japanese text breaks between phrases, never inside 「ログインしたままにする」', async ({ page }) => {
+        test.skip(lang !== 'ja', 'the rule is for Japanese text');
+        await page.goto(`${origin(label)}${BASE}/login`);
+        await waitForHydration(page);
+        expect(await page.evaluate(() => getComputedStyle(document.body).wordBreak)).toBe('auto-phrase');
+        await page.getByLabel('メールアドレス').fill(admin);
+        await page.getByRole('button', { name: '次へ', exact: true }).click();
+        const remember = page.getByText('ログインしたままにする', { exact: true });
+        await expect(remember).toBeVisible();
+        // One line: the phrase is not cut.
+        const lineHeight = await remember.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 24);
+        expect((await remember.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
+      });
+
       test('the drawer, the skip link and the toolbar menus', async ({ page, checkA11y }) => {
         const x = TEXT[lang];
         await signInToPage(page, lang, label, admin, '/my-account');

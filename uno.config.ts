@@ -35,6 +35,7 @@ html .drawer-backdrop{display:none}
   .dt-table td.dt-td::before{content:attr(data-label);font-weight:600;color:#334155}
   .dt-table .dt-truncate{white-space:normal;overflow:visible;overflow-wrap:anywhere}
   .dt-table tr.dt-empty{background:#fff;border-radius:.5rem}
+  .dt-table td.dt-no-actions{display:none}
 }
 .rt{position:relative;display:inline-block}
 .rt-tip{position:absolute;left:0;bottom:calc(100% + 4px);z-index:50;white-space:nowrap;padding:.25rem .5rem;border-radius:.25rem;background:#1e293b;color:#fff;font-size:.75rem;line-height:1.25rem;font-weight:400;visibility:hidden;pointer-events:none}

@@ -184,7 +184,7 @@ export default function Toolbar(p: ToolbarProps) {
         <span aria-hidden="true" className="text-xl">☰</span>
       </button>
       <a href={`${p.basePath}/my-account`} className="min-w-0 truncate text-lg font-semibold text-white no-underline">
-        {t('product.suite')} <span className="font-normal">{t('product.accounts')}</span>
+        {t('product.suite')} <span className="hidden font-normal sm:inline">{t('product.accounts')}</span>
       </a>
       <div className="min-w-0 flex-1">
         {p.currentOrganization && (

@@ -234,7 +234,7 @@ export function DataTable<R>(p: DataTableProps<R>) {
                 );
               })}
               {p.actions && (
-                <td role="cell" className={`${TD} dt-actions`} data-label={p.actions.header}>
+                <td role="cell" className={`${TD} dt-actions ${p.actions.kind === 'buttons' && p.actions.items(r).length === 0 ? 'dt-no-actions' : ''}`} data-label={p.actions.header}>
                   <span className="dt-value flex flex-wrap gap-1">
                     {p.actions.kind === 'menu' ? (
                       <RowMenu

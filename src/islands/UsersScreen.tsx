@@ -397,8 +397,10 @@ export default function UsersScreen(p: UsersScreenProps) {
  */
 function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invited: Set<number>; hydrated: boolean; onResend: (u: PersonRow) => void }): DataColumn<PersonRow>[] {
   const { t } = p;
+  // Widths per language: the headers and values differ in length ("2段階認証" / "2FA").
+  const ja = p.lang === 'ja';
   const cols: (DataColumn<PersonRow> | false)[] = [
-    { key: 'department', header: t('people.cols.department'), width: 'w-[6rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
+    { key: 'department', header: t('people.cols.department'), width: ja ? 'w-[6rem]' : 'w-[7rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
     p.list.schedulerAllowed && {
       key: 'additional',
       header: t('people.cols.additionalDepartments'),
@@ -421,11 +423,11 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
       ),
     },
     { key: 'email', header: t('people.cols.email'), sortable: true, truncate: (u) => u.email, render: (u) => u.email },
-    { key: 'role', header: t('people.cols.role'), width: 'w-[6.5rem]', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
+    { key: 'role', header: t('people.cols.role'), width: ja ? 'w-[6.5rem]' : 'w-[6rem]', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
     {
       key: 'last_active_at',
       header: t('people.cols.lastActive'),
-      width: 'w-[7rem]',
+      width: ja ? 'w-[7rem]' : 'w-[7.5rem]',
       sortable: true,
       render: (u) => {
         if (u.invitation_pending) return '-';
@@ -449,14 +451,14 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
       },
     },
     p.list.ssoOptionsVisible && { key: 'sso', header: t('people.cols.sso'), width: 'w-[4.5rem]', render: (u) => t(u.is_sso_enabled ? 'people.users.on' : 'people.users.off') },
-    { key: 'twofa', header: t('people.cols.twofa'), width: 'w-[5.5rem]', render: (u) => t(u.isTwofaEnabled ? 'people.users.on' : 'people.users.off') },
+    { key: 'twofa', header: t('people.cols.twofa'), width: ja ? 'w-[5.5rem]' : 'w-[3.5rem]', render: (u) => t(u.isTwofaEnabled ? 'people.users.on' : 'people.users.off') },
     {
       key: 'created_at',
       header: t('people.cols.createdAt'),
-      width: 'w-[8rem]',
+      width: ja ? 'w-[6.5rem]' : 'w-[7rem]',
       sortable: true,
       className: 'whitespace-nowrap',
-      render: (u) => <DateText value={u.created_at} lang={p.lang} />,
+      render: (u) => <DateText value={u.created_at} lang={p.lang} short />,
     },
   ];
   return cols.filter((c): c is DataColumn<PersonRow> => c !== false);

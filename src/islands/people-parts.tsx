@@ -95,13 +95,17 @@ export function DateCell({ value, lang }: { value: number | string | null; lang:
   );
 }
 
-/** The date alone ("2026/11/25 (水)"), the full timestamp with its zone in the tooltip: for narrow columns. */
-export function DateText({ value, lang }: { value: number | string | null; lang: Lang }) {
+/**
+ * The date alone ("2026/11/25 (水)", `short`: "2026/11/25"), the full timestamp with its zone in the
+ * tooltip: for narrow columns.
+ */
+export function DateText({ value, lang, short }: { value: number | string | null; lang: Lang; short?: boolean }) {
   if (value === null || value === undefined) return <span>-</span>;
   const d = new Date(value);
+  const date = formatDate(d, lang, TENANT_TIME_ZONE);
   return (
     <time dateTime={d.toISOString()} title={fullTimestamp(d, lang)}>
-      {formatDate(d, lang, TENANT_TIME_ZONE)}
+      {short ? date.split(' ')[0] : date}
     </time>
   );
 }

@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { concurrencyGate, loadArgon2Native } from '../../src/adapters/argon2-native';
+import { createHashPool, loadArgon2Native } from '../../src/adapters/argon2-native';
 import { loadArgon2Node } from '../../src/adapters/argon2-node';
 import { createPasswordHasher } from '../../src/domain/auth/passwords';
 
@@ -42,37 +42,40 @@ describe('password hashing', () => {
   });
 });
 
-describe('the hash concurrency gate (Node)', () => {
-  it('runs at most its limit of tasks at once, the others in order, and passes results and errors through', async () => {
-    const gate = concurrencyGate(2);
-    let running = 0;
-    let peak = 0;
-    const order: number[] = [];
-    const task = (i: number) => () =>
-      new Promise<number>((resolve, reject) => {
-        running++;
-        peak = Math.max(peak, running);
-        setTimeout(() => {
-          running--;
-          order.push(i);
-          if (i === 3) reject(new Error('boom'));
-          else resolve(i * 10);
-        }, 5);
-      });
-    const results = await Promise.allSettled([0, 1, 2, 3, 4, 5, 6].map((i) => gate(task(i))));
-    expect(peak).toBe(2);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual([0, 10, 20, 'rejected', 40, 50, 60]);
-    // A failed task frees its slot: all seven ran.
-    expect(order).toHaveLength(7);
+describe('the hashing threads (Node)', () => {
+  it('answers every hash of a burst larger than the pool, each its own, and closes', async () => {
+    const pool = createHashPool(2);
+    try {
+      const native = createPasswordHasher(async () => pool.hash);
+      const passwords = ['a-Password-1', 'b-Password-2', 'c-Password-3', 'd-Password-4', 'e-Password-5'];
+      const hashes = await Promise.all(passwords.map((p) => native.hash(p)));
+      expect(new Set(hashes).size).toBe(5);
+      expect(await Promise.all(hashes.map((h, i) => hasher.verify(passwords[i]!, h)))).toEqual(passwords.map(() => ({ ok: true, needsRehash: false })));
+      expect((await native.verify('a-Password-1', hashes[1]!)).ok).toBe(false);
+    } finally {
+      await pool.close();
+    }
+    await expect(pool.hash({ password: new Uint8Array(1), salt: new Uint8Array(16), parallelism: 1, passes: 2, memorySize: 19456, tagLength: 32 })).rejects.toThrow(/closed/);
   });
 
-  it('native argon2id through a gate of one still verifies hashes made in parallel', async () => {
-    const native = createPasswordHasher(() => loadArgon2Native(1));
-    const hashes = await Promise.all(['a-Password-1', 'b-Password-2', 'c-Password-3'].map((p) => native.hash(p)));
-    expect(await Promise.all(hashes.map((h, i) => native.verify(['a-Password-1', 'b-Password-2', 'c-Password-3'][i]!, h)))).toEqual([
-      expect.objectContaining({ ok: true }),
-      expect.objectContaining({ ok: true }),
-      expect.objectContaining({ ok: true }),
-    ]);
+  it.runIf(process.platform === 'linux')('runs its threads at the lowest priority, so the event loop keeps a core when it needs one', async () => {
+    const pool = createHashPool(2);
+    try {
+      expect(await pool.priorities()).toEqual([19, 19]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses a bad input with an error instead of dying', async () => {
+    const pool = createHashPool(1);
+    try {
+      await expect(pool.hash({ password: new Uint8Array(1), salt: new Uint8Array(2), parallelism: 1, passes: 2, memorySize: 19456, tagLength: 32 })).rejects.toThrow(/argon2id/);
+      // The thread lives on and answers the next hash.
+      const native = createPasswordHasher(async () => pool.hash);
+      expect((await hasher.verify('x-Password-9', await native.hash('x-Password-9'))).ok).toBe(true);
+    } finally {
+      await pool.close();
+    }
   });
 });

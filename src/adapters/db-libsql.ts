@@ -6,7 +6,7 @@ import { createClient, type Client } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import * as schema from '../db/schema';
-import { registerFirstRow, type Db, type FirstRow } from '../db/client';
+import { registerFirstRow, registerLongBatch, type Db, type FirstRow } from '../db/client';
 import { openSqliteFile } from './db-sqlite-file';
 
 export interface LibsqlDatabase {
@@ -30,8 +30,9 @@ export function openLibsql(url: string, opts: OpenOptions = {}): LibsqlDatabase 
   const local = url.startsWith('file:');
   if (local && driver === 'sqlite-file') {
     // file:/abs/path, file:///abs/path and file:relative/path all name a path.
-    const file = openSqliteFile(url.replace(/^file:(\/\/(?=\/))?/, ''), 5000);
+    const file = openSqliteFile(url.replace(/^file:(\/\/(?=\/))?/, ''));
     const db = drizzle(file.client, { schema, logger });
+    if (file.longBatch) registerLongBatch(db, file.longBatch);
     return { client: file.client, db: registerFirstRow(db, observed(file.firstRow, onQuery)) };
   }
   // A local file is shared by a pool of connections (and by the seed or a backup): wait for a

@@ -47,3 +47,30 @@ export function linkScope(scoped: Db, root: Db): Db {
 export function rootOf(db: Db): Db {
   return scopeRoots.get(db) ?? db;
 }
+
+/** A statement of a batch as SQL text and driver values. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+/** Runs statements in one transaction, all or nothing, without holding the caller's event loop. */
+export type LongBatch = (statements: SqlStatement[]) => Promise<void>;
+
+const longBatchRunners = new WeakMap<object, LongBatch>();
+
+/** An adapter whose `batch` would hold the event loop (a synchronous driver) offers another way. */
+export function registerLongBatch(db: Db, run: LongBatch): Db {
+  longBatchRunners.set(db, run);
+  return db;
+}
+
+/**
+ * A batch that may take seconds (an import's switch of a million rows): all or nothing as
+ * `db.batch`, but where the driver is synchronous it runs on a connection and thread of its own,
+ * so other requests keep being answered meanwhile. Elsewhere (D1, a remote libSQL) it is `db.batch`.
+ */
+export async function longBatch(db: Db, statements: { toSQL(): SqlStatement }[]): Promise<void> {
+  const run = longBatchRunners.get(rootOf(db));
+  if (run) await run(statements.map((s) => s.toSQL()));
+  else await db.batch(statements as never);
+}

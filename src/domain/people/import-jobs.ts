@@ -13,6 +13,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { Deps, JobMessage } from '../../deps';
+import { longBatch, type SqlStatement } from '../../db/client';
 import { departments, importChunks, importJobs, importLogs, type Tenant } from '../../db/schema';
 import type { Lang } from '../../shared/i18n';
 import type { ImportJobProgress, ImportRowError, ManagedApp } from '../../shared/people-schemas';
@@ -425,7 +426,7 @@ async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
   const actor = job.userId;
   const range = await db.get<{ lo: number | null; hi: number | null; n: number }>(sql`SELECT min(line) AS lo, max(line) AS hi, count(*) AS n FROM import_rows WHERE job_id = ${J}`);
   const count = Number(range?.n ?? 0);
-  const statements: unknown[] = [
+  const statements: { toSQL(): SqlStatement }[] = [
     // The state flip first: a runner that lost the job fails here, before anything else.
     db
       .update(importJobs)
@@ -504,7 +505,8 @@ async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
   if (extra.meishi > 0 || extra.scheduler > 0) statements.push(seatGuard(db, T));
   if (job.kind === 'update') statements.push(adminGuard(db, T));
   try {
-    await db.batch(statements as never);
+    // Seconds for a large file: off the event loop where the driver would hold it (db/client.ts).
+    await longBatch(db, statements);
   } catch (e) {
     if (isGuardFailure(e)) {
       // The lease check, seats or the last admin: tell which (the lease one ends this runner).

@@ -7,11 +7,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { freePort } from '../tests/support/free-port';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js');
@@ -27,17 +27,6 @@ export interface RoundTripRow {
 export interface WorkersResult {
   rows: RoundTripRow[];
   load: { connections: number; seconds: number; rps: number; p50: number; p99: number; non2xx: number };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 interface Reply {

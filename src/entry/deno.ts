@@ -1,12 +1,13 @@
 // Deno entry (Deno 2, Deno Deploy): the same createApp(deps) on Deno.serve. libSQL through
-// @libsql/client (a local file by default, LIBSQL_URL for Turso or sqld), argon2id in
-// WebAssembly, mail over SMTP (nodemailer on Deno's Node compatibility) or the dev outbox,
-// migrations on start and the demo data on an empty database in dev mode, the built assets from
-// dist/public, scheduled jobs with Deno.cron where the runtime offers it (Deno Deploy), a timer
-// otherwise. Nothing outside src/entry and src/adapters knows it runs here.
+// @libsql/client (a local file by default, LIBSQL_URL for Turso or sqld), argon2id native where
+// Node-API modules load and in WebAssembly elsewhere, mail over SMTP (nodemailer on Deno's Node
+// compatibility) or the dev outbox, migrations on start and the demo data on an empty database in
+// dev mode, the built assets from dist/public, scheduled jobs with Deno.cron where the runtime
+// offers it (Deno Deploy), a timer otherwise. Nothing outside src/entry and src/adapters knows it
+// runs here.
 import { Hono } from 'hono';
 import { serveStatic } from 'hono/deno';
-import { loadArgon2Node } from '../adapters/argon2-node';
+import { loadArgon2Deno } from '../adapters/argon2-deno';
 import { appUsageReporter } from '../adapters/app-usage';
 import { migrateLibsql, openLibsqlRemote, type LibsqlDatabase } from '../adapters/db-libsql-core';
 import { outboxMailer } from '../adapters/mail-outbox';
@@ -56,7 +57,7 @@ export async function buildDenoDeps(env: Record<string, string | undefined>): Pr
   const { db, client } = await openDatabase(url, env.LIBSQL_AUTH_TOKEN);
   await migrateLibsql(db, `${root}migrations`);
   const clock = { now: () => Date.now() };
-  const passwords = createPasswordHasher(loadArgon2Node);
+  const passwords = createPasswordHasher(loadArgon2Deno);
   if (config.DEV_MODE && (await isEmpty(db))) {
     await seedDemo(db, passwords, clock.now(), config.DATA_ENCRYPTION_KEY);
     console.log('Loaded the demo data (DESIGN.md section 7).');

@@ -1,6 +1,7 @@
 // npm start: build assets, apply migrations to the local D1, load the demo data when empty,
 // then run the portal in workerd with `wrangler dev`.
 import { spawn, spawnSync } from 'node:child_process';
+import { workerDevVars } from './worker-dev-vars.mjs';
 
 const port = process.env.PORT ?? '8787';
 const run = (cmd, args) => {
@@ -12,7 +13,7 @@ run('node', ['scripts/build.mjs']);
 run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local']);
 run('npx', ['tsx', 'scripts/seed.ts', '--d1']);
 
-const child = spawn('npx', ['wrangler', 'dev', '--port', port, '--ip', process.env.HOST ?? '127.0.0.1', '--var', 'DEV_MODE:true', '--var', 'HANDOFF_BROWSER_BINDING:false', '--show-interactive-dev-session=false'], {
+const child = spawn('npx', ['wrangler', 'dev', '--port', port, '--ip', process.env.HOST ?? '127.0.0.1', ...workerDevVars(process.env, port), '--show-interactive-dev-session=false'], {
   stdio: ['inherit', 'pipe', 'inherit'],
   env: { WRANGLER_SEND_METRICS: 'false', ...process.env },
 });

@@ -19,6 +19,7 @@ import { publicApi } from './routes/api/public';
 import { samlApi } from './routes/api/saml';
 import { SAML_PATHS } from './domain/sso/sp';
 import { samlPages } from './routes/pages/saml';
+import { errorPage } from './routes/pages/framed';
 import type { AppEnv } from './routes/env';
 import { contextMiddleware } from './routes/middleware/context';
 import { pageGuard } from './routes/middleware/guards';
@@ -37,9 +38,9 @@ import { resetPages } from './routes/pages/reset';
 import { verifyPages } from './routes/pages/verify';
 import { handoffPages } from './routes/pages/handoff';
 import { loginPages } from './routes/pages/login';
+import { languagePages } from './routes/pages/language';
 import { twofaPages } from './routes/pages/twofa';
 import { twofaLoginPages } from './routes/pages/twofa-login';
-import { renderErrorPage } from './ui/render';
 
 /** JSON bodies above this are refused before parsing (uploads get their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -112,6 +113,7 @@ export function createApp(deps: Deps) {
   const pages = new Hono<AppEnv>();
   pages.use('*', pageGuard);
   pages.route('/', loginPages);
+  pages.route('/', languagePages);
   pages.route('/', accountPages);
   pages.route('/', invitationPages);
   pages.route('/', additionalChallengePages);
@@ -130,7 +132,8 @@ export function createApp(deps: Deps) {
   if (deps.config.DEV_MODE) app.route('/', devPages(base, appUrls(deps.config)));
 
   app.notFound((c) =>
-    c.req.path.startsWith(`${base}/api/`) ? c.json({ message: 'not-found' }, 404) : renderErrorPage(c, 404, 'errors.not-found'),
+    // A page in the frame of every other page (the toolbar and drawer for a signed-in person).
+    c.req.path.startsWith(`${base}/api/`) ? c.json({ message: 'not-found' }, 404) : errorPage(c, 404, 'errors.not-found'),
   );
   app.onError((err, c) => {
     const isApi = c.req.path.startsWith(`${base}/api/`);
@@ -142,7 +145,7 @@ export function createApp(deps: Deps) {
         c.header('X-RateLimit-Reset', String(Math.ceil(deps.clock.now() / 1000) + wait));
       }
       if (isApi) return c.json({ message: err.code, ...err.details }, err.status);
-      return renderErrorPage(c, err.status === 404 ? 404 : err.status === 403 ? 403 : 400, 'errors.generic');
+      return errorPage(c, err.status === 404 ? 404 : err.status === 403 ? 403 : 400, 'errors.generic');
     }
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), path: c.req.path, error: String(err), stack: (err as Error).stack }));
     return isApi ? c.json({ message: 'server-error' }, 500) : c.text('Internal Server Error', 500);

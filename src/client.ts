@@ -27,6 +27,7 @@ const islands: Record<IslandName, () => Promise<{ default: ComponentType<any> }>
   VerifyPasswordForm: () => import('./islands/VerifyPasswordForm'),
   TwofaSetup: () => import('./islands/TwofaSetup'),
   TwofaDisable: () => import('./islands/TwofaDisable'),
+  BackupCodesRegenerate: () => import('./islands/BackupCodesRegenerate'),
   OtpForm: () => import('./islands/OtpForm'),
   BackupCodeForm: () => import('./islands/BackupCodeForm'),
   SetupTwofaAtLogin: () => import('./islands/SetupTwofaAtLogin'),

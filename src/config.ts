@@ -14,6 +14,8 @@ export const configSchema = z.object({
   BASE_PATH: path.default('/accounts'),
   /** Public origin of the main domain, used in mail links ("https://portal.example.com"). */
   PUBLIC_URL: z.string().url().optional(),
+  /** The port the portal listens on (Node: PORT; `npm start` passes it to the worker), for PUBLIC_URL's dev default. */
+  PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   APP_URL_MEISHI: z.string().default('/meishi/'),
   APP_URL_SCHEDULER: z.string().default('/scheduler/'),
   APP_URL_OPERATOR: z.string().default('/operator/'),
@@ -95,6 +97,8 @@ export function readConfig(env: Record<string, unknown>): Config {
   }
   // Outside dev mode mail must really leave: the outbox table is a development stand-in.
   if (!c.SMTP_URL && !c.DEV_MODE) throw new Error('Invalid configuration: SMTP_URL is required outside DEV_MODE');
-  const publicUrl = (c.PUBLIC_URL ?? (c.DEV_MODE ? `http://${c.PORTAL_DOMAIN}:8787` : `https://${c.PORTAL_DOMAIN}`)).replace(/\/+$/, '');
+  // In dev mode the default follows the port actually listened on: mail links signed for another
+  // origin fail their signature (issue 14, `PORT=8851 npm start`).
+  const publicUrl = (c.PUBLIC_URL ?? (c.DEV_MODE ? `http://${c.PORTAL_DOMAIN}:${c.PORT ?? 8787}` : `https://${c.PORTAL_DOMAIN}`)).replace(/\/+$/, '');
   return { ...c, PUBLIC_URL: publicUrl, LINK_SIGNING_KEY: c.LINK_SIGNING_KEY, DATA_ENCRYPTION_KEY: c.DATA_ENCRYPTION_KEY, BASE_PATH: c.BASE_PATH.replace(/\/+$/, '') || '/accounts', version: APP_VERSION };
 }

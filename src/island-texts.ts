@@ -13,9 +13,11 @@ const CHANGE_PASSWORD = ['changePassword', 'common.close', 'passwordRules.server
 const OUTLOOK = ['outlook'];
 /** What follows a sign-in: the forced change-password dialog, the Outlook mapping, the redirection. */
 const AFTER_SIGN_IN = [...REDIRECTION, ...CHANGE_PASSWORD, ...OUTLOOK];
-const TWOFA_PARTS = ['twofa', 'product.name', ...VALIDATION];
+/** The kit's code steps (src/islands/kit/code-step.tsx): the boxes' names and the resend's throttle. */
+const CODE_STEP = ['kit.digit', 'errors.too-many-attempts', 'common.backToLogin'];
+const TWOFA_PARTS = ['twofa', 'product.name', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...CODE_STEP];
 const ADMIN_PARTS = ['admin', 'errors.generic', 'validation.required', 'sso.errors'];
-const PEOPLE_PARTS = ['people', 'admin', 'errors.generic', 'validation.required', 'validation.emailInvalid'];
+const PEOPLE_PARTS = ['people', 'admin', 'dates', 'errors.generic', 'validation.required', 'validation.emailInvalid'];
 
 export const ISLAND_TEXTS = {
   LoginForm: [
@@ -36,15 +38,16 @@ export const ISLAND_TEXTS = {
   ResetForm: ['reset', ...PASSWORD_FIELDS, ...REDIRECTION],
   RegisterForm: ['register', 'common.backToLogin', ...PASSWORD_FIELDS, ...REDIRECTION],
   VerifyEmail: ['verify'],
-  SessionDevices: ['devices', 'errors.generic'],
+  SessionDevices: ['devices', 'dates', 'people.list', 'errors.generic'],
   UnverifiedEmailBanner: ['unverified', 'errors.generic'],
-  AdditionalChallengeForm: ['challenge', 'common.backToLogin', 'errors.too-many-attempts', ...VALIDATION, ...AFTER_SIGN_IN],
+  AdditionalChallengeForm: ['challenge', 'common.backToLogin', 'errors.generic', ...CODE_STEP, ...AFTER_SIGN_IN],
   AccountNotice: ['twofa.notice', 'common.close', 'errors.generic'],
-  VerifyPasswordForm: ['verifyPassword', 'common.backToMyAccount', 'errors.generic', ...PASSWORD_FIELDS, ...TWOFA_PARTS],
-  TwofaSetup: ['common.loading', 'errors.too-many-attempts', ...TWOFA_PARTS],
+  VerifyPasswordForm: ['verifyPassword', 'common.backToMyAccount', 'errors.generic', 'validation.required', 'passwordForm', ...CODE_STEP],
+  TwofaSetup: ['common.loading', ...VALIDATION, ...TWOFA_PARTS],
   TwofaDisable: TWOFA_PARTS,
-  OtpForm: ['otp', 'common.backToLogin', 'errors.too-many-attempts', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
-  BackupCodeForm: ['backupLogin', 'common.backToLogin', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
+  BackupCodesRegenerate: ['verifyPassword', 'errors.generic', 'validation.required', 'passwordForm', ...TWOFA_PARTS],
+  OtpForm: ['otp', 'common.backToLogin', 'errors.generic', 'twofa.notice', ...CODE_STEP, ...AFTER_SIGN_IN],
+  BackupCodeForm: ['backupLogin', 'common.backToLogin', ...VALIDATION, ...CODE_STEP, ...AFTER_SIGN_IN],
   SetupTwofaAtLogin: ['setupAtLogin', 'common.backToLogin', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
   TenantUrlSettings: ['tenantSettings', ...PASSWORD_FIELDS, ...ADMIN_PARTS],
   IpRestriction: ['ipRestriction', ...ADMIN_PARTS],

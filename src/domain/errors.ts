@@ -1,7 +1,12 @@
-// Domain errors carry the spec's code word; one handler per surface turns them into answers.
+// Domain errors carry the spec's code word (one typed union, src/shared/error-codes.ts); one
+// handler per surface turns them into answers.
+import { VALIDATION_FAILED, type ErrorCode } from '../shared/error-codes';
+
+export type { ErrorCode };
+
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode | typeof VALIDATION_FAILED,
     readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 = 400,
     readonly details: Record<string, unknown> = {},
   ) {
@@ -12,7 +17,7 @@ export class AppError extends Error {
 
 export class ValidationError extends AppError {
   constructor(readonly errors: Record<string, string[]>) {
-    super('The given data was invalid.', 422, { errors });
+    super(VALIDATION_FAILED, 422, { errors });
   }
 }
 

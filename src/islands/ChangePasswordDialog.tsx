@@ -6,8 +6,9 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
 import { readNewPasswordMessage, type PasswordPolicy } from '../shared/password-policy';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import { NewPasswordFields, PasswordInput, useNewPassword } from './PasswordFields';
+import { buttonClass } from './kit/Button';
 
 /** Why the dialog was forced on the user after login; null when they opened it themselves. */
 export type ForcedReason = 'non-compliant' | 'weak' | null;
@@ -93,8 +94,7 @@ export default function ChangePasswordDialog(p: ChangePasswordDialogProps) {
 
   const dismiss = () => p.onClose(done);
   const secondary = 'rounded border border-slate-400 bg-white px-4 py-2 text-base text-slate-900 hover:bg-slate-100';
-  const primary =
-    'rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+  const primary = buttonClass('primary');
 
   return (
     <Dialog

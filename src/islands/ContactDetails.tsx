@@ -8,7 +8,7 @@ import { contactSchema } from '../shared/admin-schemas';
 import { api } from '../shared/api';
 import { getT, type Lang, type T } from '../shared/i18n';
 import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, BTN_SMALL_DANGER, CARD, ConfirmDialog, InlineNotice, TextField, Toast, useToast } from './admin-parts';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 
 /** A contact as GET /admin/tenant-contacts reads it. */
 export interface Contact {

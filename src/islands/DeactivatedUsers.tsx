@@ -3,12 +3,12 @@
 // (disabled when the tenant's first app has no free seat) or delete.
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
-import { browserTimeZone, SERVER_TIME_ZONE } from '../shared/dates';
-import { getT, type Lang, type T } from '../shared/i18n';
+import { getT, type Lang } from '../shared/i18n';
 import type { DeactivatedUsersPage } from '../shared/people-schemas';
 import { DEFAULT_LIST_QUERY, type ListQuery } from '../shared/people-ui';
-import { BTN_SMALL, ConfirmDialog, Toast, useToast } from './admin-parts';
-import { DateCell, deleteUser, DeletingChip, EmptyRow, Pager, TABLE, TABLE_WRAP, TD, TH, useDeletingPoll } from './people-parts';
+import { ConfirmDialog, Toast, useToast } from './admin-parts';
+import { DataTable, Pager } from './kit/DataTable';
+import { DateCell, deleteUser, DeletingChip, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, PersonRow } from './people-types';
 
 export interface DeactivatedUsersProps {
@@ -26,7 +26,6 @@ export default function DeactivatedUsers(p: DeactivatedUsersProps) {
   const [list, setList] = useState(p.list);
   const [apps, setApps] = useState(p.apps);
   const [hydrated, setHydrated] = useState(false);
-  const [timeZone, setTimeZone] = useState(SERVER_TIME_ZONE);
   const [confirm, setConfirm] = useState<{ kind: 'reactivate' | 'delete'; user: PersonRow } | null>(null);
   const [busy, setBusy] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -35,7 +34,6 @@ export default function DeactivatedUsers(p: DeactivatedUsersProps) {
 
   useEffect(() => {
     setHydrated(true);
-    setTimeZone(browserTimeZone());
   }, []);
 
   const reload = async () => {
@@ -89,38 +87,46 @@ export default function DeactivatedUsers(p: DeactivatedUsersProps) {
       <h2 ref={headingRef} tabIndex={-1} className="sr-only">
         {t('people.deactivated.listHeading')}
       </h2>
-      <div className={TABLE_WRAP}>
-        <table className={TABLE} data-testid="deactivated-table">
-          <thead className="bg-slate-100">
-            <tr>
-              <th scope="col" className={TH}>
-                {t('people.cols.department')}
-              </th>
-              <th scope="col" className={TH}>
-                {t('people.cols.name')}
-              </th>
-              <th scope="col" className={TH}>
-                {t('people.cols.email')}
-              </th>
-              <th scope="col" className={TH}>
-                {t('people.cols.role')}
-              </th>
-              <th scope="col" className={TH} aria-sort="descending">
-                {t('people.cols.deactivatedAt')}
-              </th>
-              <th scope="col" className={TH}>
-                {t('people.cols.actions')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.length === 0 && <EmptyRow colSpan={6}>{t('people.deactivated.empty')}</EmptyRow>}
-            {list.data.map((u) => (
-              <Row key={u.id} t={t} lang={p.lang} u={u} timeZone={timeZone} disabled={!hydrated || u.operationStatus === 'deleting'} noSeat={noSeat} onAction={(kind) => setConfirm({ kind, user: u })} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable<PersonRow>
+        t={t}
+        testId="deactivated-table"
+        caption={t('people.deactivated.listHeading')}
+        columns={[
+          { key: 'department', header: t('people.cols.department'), width: 'w-[8rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
+          {
+            key: 'name',
+            header: t('people.cols.name'),
+            width: 'w-[10rem]',
+            truncate: (u) => u.name,
+            render: (u) => (
+              <>
+                <span className="font-medium">{u.name}</span>
+                {u.operationStatus === 'deleting' && <DeletingChip t={t} />}
+              </>
+            ),
+          },
+          { key: 'email', header: t('people.cols.email'), truncate: (u) => u.email, render: (u) => u.email },
+          { key: 'role', header: t('people.cols.role'), width: 'w-[7rem]', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
+          { key: 'deactivated_at', header: t('people.cols.deactivatedAt'), width: 'w-[13rem]', className: 'whitespace-nowrap', render: (u) => <DateCell value={u.deactivated_at} lang={p.lang} /> },
+        ]}
+        rows={list.data}
+        rowKey={(u) => u.id}
+        rowAttrs={(u) => ({ 'data-testid': 'deactivated-row', 'data-email': u.email })}
+        minWidth="min-w-[48rem]"
+        actions={{
+          kind: 'menu',
+          header: t('people.deactivated.menu'),
+          width: p.lang === 'ja' ? 'w-[5.5rem]' : 'w-[6.5rem]',
+          menuLabel: (u) => t('people.deactivated.menuLabel', { name: u.name }),
+          disabled: (u) => !hydrated || u.operationStatus === 'deleting',
+          items: (u) => [
+            { label: t('people.deactivated.reactivate'), disabled: noSeat, describedBy: noSeat ? 'reactivate-no-seat' : undefined, onSelect: () => setConfirm({ kind: 'reactivate', user: u }) },
+            { label: t('admin.common.delete'), danger: true, onSelect: () => setConfirm({ kind: 'delete', user: u }) },
+          ],
+        }}
+        // The way on is the page's own "back to the users" link, just above.
+        empty={{ text: t('people.deactivated.empty') }}
+      />
       <Pager t={t} query={query} total={list.total} path={path} sizes={[list.perPage]} defaults={defaults} />
       <ConfirmDialog
         open={confirm !== null}
@@ -137,80 +143,5 @@ export default function DeactivatedUsers(p: DeactivatedUsersProps) {
       />
       <Toast t={t} toast={toast} onClose={close} />
     </div>
-  );
-}
-
-function Row(p: { t: T; lang: Lang; u: PersonRow; timeZone: string; disabled: boolean; noSeat: boolean; onAction: (kind: 'reactivate' | 'delete') => void }) {
-  const { t, u } = p;
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onDoc = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDoc);
-    return () => document.removeEventListener('mousedown', onDoc);
-  }, [open]);
-  const menuId = `deactivated-menu-${u.id}`;
-  const item = 'block w-full rounded px-3 py-2 text-left hover:bg-slate-100 disabled:cursor-not-allowed disabled:text-slate-700';
-  return (
-    <tr className="border-t border-slate-200" data-testid="deactivated-row" data-email={u.email}>
-      <td className={TD}>{u.department?.name ?? '-'}</td>
-      <td className={TD}>
-        <span className="font-medium">{u.name}</span>
-        {u.operationStatus === 'deleting' && <DeletingChip t={t} />}
-      </td>
-      <td className={`${TD} break-all`}>{u.email}</td>
-      <td className={TD}>{t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal')}</td>
-      <td className={`${TD} whitespace-nowrap`}>
-        <DateCell value={u.deactivated_at} lang={p.lang} timeZone={p.timeZone} />
-      </td>
-      <td className={TD}>
-        <div
-          className="relative"
-          ref={ref}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && open) {
-              setOpen(false);
-              buttonRef.current?.focus();
-            }
-          }}
-        >
-          <button ref={buttonRef} type="button" className={BTN_SMALL} disabled={p.disabled} aria-expanded={open} aria-controls={menuId} aria-label={t('people.deactivated.menuLabel', { name: u.name })} onClick={() => setOpen((o) => !o)}>
-            {t('people.deactivated.menu')}
-          </button>
-          <ul id={menuId} hidden={!open} className="absolute right-0 top-full z-30 m-0 mt-1 min-w-48 list-none rounded border border-slate-300 bg-white p-1 shadow-lg">
-            <li>
-              <button
-                type="button"
-                className={item}
-                disabled={p.noSeat}
-                aria-describedby={p.noSeat ? 'reactivate-no-seat' : undefined}
-                onClick={() => {
-                  setOpen(false);
-                  p.onAction('reactivate');
-                }}
-              >
-                {t('people.deactivated.reactivate')}
-              </button>
-            </li>
-            <li>
-              <button
-                type="button"
-                className={`${item} text-red-800`}
-                onClick={() => {
-                  setOpen(false);
-                  p.onAction('delete');
-                }}
-              >
-                {t('admin.common.delete')}
-              </button>
-            </li>
-          </ul>
-        </div>
-      </td>
-    </tr>
   );
 }

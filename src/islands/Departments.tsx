@@ -7,7 +7,7 @@ import { browserTimeZone, SERVER_TIME_ZONE } from '../shared/dates';
 import { getT, type Lang } from '../shared/i18n';
 import { departmentSchema } from '../shared/people-schemas';
 import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, BTN_SMALL_DANGER, ConfirmDialog, InlineNotice, TextField, Toast, useToast } from './admin-parts';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import { DateCell, EmptyRow, TABLE, TABLE_WRAP, TD, TH } from './people-parts';
 import type { DepartmentRow } from './people-types';
 

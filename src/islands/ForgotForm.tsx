@@ -7,6 +7,7 @@ import { api } from '../shared/api';
 import { emailProblem } from '../shared/form-rules';
 import { getT, type Lang } from '../shared/i18n';
 import { useHydrated } from './hydrated';
+import { buttonClass } from './kit/Button';
 
 export interface ForgotFormProps {
   lang: Lang;
@@ -63,8 +64,7 @@ export default function ForgotForm(p: ForgotFormProps) {
     setOutcome({ kind: 'error', text: t('errors.generic') });
   };
 
-  const primary =
-    'w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+  const primary = buttonClass('primary', { block: true });
   return (
     <div>
       <p className="mt-0 text-slate-700">{t('forgot.intro')}</p>

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
+import { buttonClass } from './kit/Button';
 
 export interface InvitationsProps {
   lang: Lang;
@@ -54,7 +55,7 @@ export default function Invitations(p: InvitationsProps) {
               <span className="flex gap-2">
                 <button
                   type="button"
-                  className="rounded bg-blue-800 px-4 py-2 text-white hover:bg-blue-900 disabled:opacity-60"
+                  className={buttonClass('primary')}
                   disabled={busy !== null}
                   onClick={() => void answer(i.tenantId, i.tenantName, 'accept')}
                   aria-label={t('invitations.acceptLabel', { tenant: i.tenantName })}

@@ -3,12 +3,14 @@
 // registered addresses (prefix 32 shown without a suffix) with delete, and the add form
 // (four dotted groups with an optional /1-/32, not 127.x; Add disabled while invalid; optional
 // description). Server answers: duplicate-ip and non-public addresses on the field,
-// cannot-delete, and your-current-ip-address-is-not-whitelisted naming the address.
+// cannot-delete, and your-current-ip-address-is-not-whitelisted naming the address. "Add my
+// current address" (decision 0033) adds the address this request came from in one step, offered
+// when it is an IPv4 address the list does not hold yet.
 import { useRef, useState, type FormEvent } from 'react';
 import { parseIpEntry } from '../shared/admin-schemas';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import { BTN_PRIMARY, BTN_SMALL_DANGER, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from './admin-parts';
+import { BTN_PRIMARY, BTN_SMALL, BTN_SMALL_DANGER, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from './admin-parts';
 
 export interface WhitelistedIp {
   id: number;
@@ -54,6 +56,9 @@ export default function IpRestriction(p: IpRestrictionProps) {
   const ipError = ipServerError ?? (touched ? clientError : null);
   const canAdd = typeof parsed === 'object' && !busy;
 
+  const mine = p.currentIp ? parseIpEntry(p.currentIp) : null;
+  const canAddMine = typeof mine === 'object' && mine !== null && !entries.some((e) => e.ip_address === mine.ipAddress && e.prefix_length === 32);
+
   const add = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
@@ -61,12 +66,13 @@ export default function IpRestriction(p: IpRestrictionProps) {
       ipRef.current?.focus();
       return;
     }
+    await post(parsed, description.trim() || null, true);
+  };
+
+  /** Adds an entry; `fromForm`: the form's field shows the server's refusal, else a toast. */
+  const post = async (entry: { ipAddress: string; prefixLength: number }, note: string | null, fromForm: boolean) => {
     setBusy(true);
-    const r = await api<WhitelistedIp>(p.basePath, 'POST', 'admin/whitelisted-ips', {
-      ipAddress: parsed.ipAddress,
-      prefixLength: parsed.prefixLength,
-      description: description.trim() || null,
-    });
+    const r = await api<WhitelistedIp>(p.basePath, 'POST', 'admin/whitelisted-ips', { ipAddress: entry.ipAddress, prefixLength: entry.prefixLength, description: note });
     setBusy(false);
     if (r.ok) {
       setEntries((list) => [...list, r.data]);
@@ -79,7 +85,9 @@ export default function IpRestriction(p: IpRestrictionProps) {
       return;
     }
     if (r.data.message === 'duplicate-ip' || r.data.message === NOT_PUBLIC) {
-      setIpServerError(t(r.data.message === 'duplicate-ip' ? 'ipRestriction.duplicate' : 'ipRestriction.notPublic'));
+      const text = t(r.data.message === 'duplicate-ip' ? 'ipRestriction.duplicate' : 'ipRestriction.notPublic');
+      if (!fromForm) return show('error', text);
+      setIpServerError(text);
       ipRef.current?.focus();
       return;
     }
@@ -148,6 +156,11 @@ export default function IpRestriction(p: IpRestrictionProps) {
         <p className="m-0 mt-3 text-sm text-slate-800" data-testid="current-ip">
           {p.currentIp ? t('ipRestriction.currentIp', { ip: p.currentIp }) : t('ipRestriction.currentIpUnknown')}
         </p>
+        {canAddMine && (
+          <button type="button" className={`${BTN_SMALL} mt-2`} disabled={busy} onClick={() => void post(mine, t('ipRestriction.mineDescription'), false)} data-testid="add-current-ip">
+            {t('ipRestriction.addMine', { ip: mine.ipAddress })}
+          </button>
+        )}
       </section>
 
       <section aria-labelledby="ip-add-heading" className={CARD}>

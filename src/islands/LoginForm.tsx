@@ -11,6 +11,7 @@ import { forcedReason, pendingStepUrl, redirectionFor, type PasswordComplianceAn
 import type { ForcedReason } from './ChangePasswordDialog';
 import { useHydrated } from './hydrated';
 import Redirection from './Redirection';
+import { buttonClass } from './kit/Button';
 
 // Most sign-ins need neither: their code (and the password scorer behind the dialog) loads only
 // when a sign-in does, so the login page ships no more than its form.
@@ -208,8 +209,7 @@ export default function LoginForm(props: LoginFormProps) {
   // server still refuses, with the time left) rather than disabled for good.
   const disabled = busy || (hydrated && wait > 0);
   const field = 'mt-1 block w-full rounded border border-slate-500 px-3 py-2 text-base';
-  const primary =
-    'w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+  const primary = buttonClass('primary', { block: true });
   // Back and "Log in with SSO" are links to the page in that step (the email kept), which the
   // island turns into a step change in place.
   const stepHref = (to: Step) => {

@@ -1,15 +1,15 @@
 // The one-time-code step of login (spec 01 "One-time-code page", sections 4, 5 and 8): the code
 // from the authenticator app or the SMS, "remember this device", a link to the backup-code page
 // (query kept) and, for SMS users, a resend with a 60-second cooldown. A correct code signs in
-// like the password step (AfterSignIn).
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { loginWithNotice } from '../shared/notices';
+// like the password step (AfterSignIn). The code boxes, lock-out and resend are the kit's.
+import { useState } from 'react';
 import { api } from '../shared/api';
-import { formatCountdown } from '../shared/dates';
+import { VALIDATION_FAILED } from '../shared/error-codes';
 import { getT } from '../shared/i18n';
+import { loginWithNotice } from '../shared/notices';
 import type { PasswordComplianceAnswer, SignedInUser } from '../shared/signed-in';
 import AfterSignIn, { type SignedInAnswer, type SignInContext } from './AfterSignIn';
-import { BUTTON_PRIMARY, CODE_LENGTH, CodeField, LINK_BUTTON, Notice, otpError, RESEND_COOLDOWN_SECONDS, retryAfterSeconds, useCountdown } from './twofa-parts';
+import { CodeStepForm, ResendRow, useCodeEntry } from './kit/code-step';
 
 export interface OtpFormProps extends SignInContext {
   /** The pending login's factor: SMS users may ask for another code. */
@@ -18,127 +18,51 @@ export interface OtpFormProps extends SignInContext {
   resendIn: number;
 }
 
-type Msg = { kind: 'error' | 'status' | 'warning'; text: string };
+type Verified = { user?: SignedInUser; password_compliance?: PasswordComplianceAnswer | null };
 
 export default function OtpForm(props: OtpFormProps) {
   const { lang, basePath } = props;
   const t = getT(lang);
-  const [otp, setOtp] = useState('');
+  const entry = useCodeEntry(t, { resendIn: props.resendIn });
   const [remember, setRemember] = useState(false);
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Msg | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [lockedFor, setLockedFor] = useCountdown();
-  const [cooldown, setCooldown] = useCountdown(props.resendIn);
   const [done, setDone] = useState<SignedInAnswer | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
-
-  // The page is there for this one field.
-  useEffect(() => inputRef.current?.focus(), []);
 
   const backToLogin = () => window.location.assign(loginWithNotice(basePath, props.query, 'twofa-error'));
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy || lockedFor > 0 || otp.length !== CODE_LENGTH) return;
-    // Half-width digits only: full-width ones are refused, never converted behind the user's back.
-    const invalid = otpError(t, otp);
-    if (invalid) {
-      setFieldError(invalid);
-      inputRef.current?.focus();
-      return;
-    }
-    setFieldError(null);
-    setNotice(null);
-    setBusy(true);
-    const r = await api<{ user?: SignedInUser; duration?: number; password_compliance?: PasswordComplianceAnswer | null }>(basePath, 'POST', 'otp/verify', {
-      otp,
-      rememberDevice: remember,
-    });
+  const verify = async (otp: string) => {
+    const r = await entry.attempt(() => api<Verified>(basePath, 'POST', 'otp/verify', { otp, rememberDevice: remember }));
+    if (!r) return;
     if (r.ok && r.data.user) return setDone({ user: r.data.user, password_compliance: r.data.password_compliance });
-    setBusy(false);
     const code = r.data.message;
-    if (r.status === 429 && code === 'locked-out') {
-      setLockedFor(retryAfterSeconds(r));
-      return;
-    }
     // invalid-otp, or an answer without an error word (spec 01 section 8).
-    if (code === 'invalid-otp' || code === 'The given data was invalid.' || !code) {
-      setNotice({ kind: 'error', text: t('otp.incorrect') });
-      inputRef.current?.select();
-      return;
-    }
+    if (code === 'invalid-otp' || code === VALIDATION_FAILED || !code) return entry.refuse(t('otp.incorrect'));
     // No pending login any more (expired, used, another browser), or anything unexpected.
     backToLogin();
   };
 
-  const onResend = async () => {
-    if (busy || cooldown > 0) return;
-    setNotice(null);
-    setBusy(true);
-    const r = await api<{ duration?: number }>(basePath, 'POST', 'otp/resend');
-    setBusy(false);
-    if (r.ok) {
-      setNotice({ kind: 'status', text: t('otp.resent') });
-      setCooldown(RESEND_COOLDOWN_SECONDS);
-      setOtp('');
-      inputRef.current?.focus();
-      return;
-    }
-    if (r.status === 429) {
-      setNotice({ kind: 'warning', text: t('errors.too-many-attempts') });
-      setCooldown(retryAfterSeconds(r));
-      return;
-    }
-    if (r.status === 401) return backToLogin();
-    setNotice({ kind: 'error', text: t('errors.generic') });
-  };
+  const resend = () =>
+    void entry.resend(() => api(basePath, 'POST', 'otp/resend'), t('otp.resent'), (r) => {
+      if (r.status === 401) return backToLogin();
+      entry.setMessage({ kind: 'error', text: t('errors.generic') });
+    });
 
   if (done) return <AfterSignIn ctx={props} answer={done} />;
 
   return (
     <div>
-      <div aria-live="polite">
-        {lockedFor > 0 && (
-          <p role="alert" className="m-0 mb-4 rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="otp-locked">
-            {t('otp.lockedOut', { seconds: lockedFor })}
-          </p>
-        )}
-      </div>
-      <Notice notice={notice} testId="otp-notice" />
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        <CodeField
-          id="otp-code"
-          label={t('otp.code')}
-          hint={t(props.method === 'sms' ? 'otp.instructionsSms' : 'otp.instructionsApp')}
-          value={otp}
-          onChange={(v) => {
-            setOtp(v);
-            setFieldError(null);
-          }}
-          error={fieldError}
-          inputRef={inputRef}
-        />
+      <CodeStepForm
+        t={t}
+        entry={entry}
+        ns="otp"
+        hint={t(props.method === 'sms' ? 'otp.instructionsSms' : 'otp.instructionsApp')}
+        onSubmit={(otp) => void verify(otp)}
+      >
         <label className="inline-flex items-center gap-2">
           <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="h-4 w-4" />
           {t('otp.remember')}
         </label>
-        <button type="submit" disabled={busy || lockedFor > 0 || otp.length !== CODE_LENGTH} className={`w-full ${BUTTON_PRIMARY}`}>
-          {t('otp.submit')}
-        </button>
-      </form>
-      {props.method === 'sms' && (
-        <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
-          <button type="button" onClick={() => void onResend()} disabled={busy || cooldown > 0} className={LINK_BUTTON}>
-            {t('otp.resend')}
-          </button>
-          {cooldown > 0 && (
-            <span className="text-sm text-slate-700" data-testid="resend-countdown">
-              {t('otp.resendIn', { time: formatCountdown(cooldown) })}
-            </span>
-          )}
-        </div>
-      )}
+      </CodeStepForm>
+      {props.method === 'sms' && <ResendRow t={t} ns="otp" entry={entry} onResend={resend} />}
       <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0">
         <li>
           <a href={`${basePath}/recovery${props.query}`} className="text-blue-800 underline">

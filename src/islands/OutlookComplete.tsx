@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
+import { buttonClass } from './kit/Button';
 
 export interface OutlookCompleteProps {
   lang: Lang;
@@ -41,7 +42,7 @@ export default function OutlookComplete(p: OutlookCompleteProps) {
           <p className="text-slate-800">{t('outlook.confirm', { email: p.email })}</p>
           <p className="text-sm text-slate-700">{t('outlook.confirmHint')}</p>
           <div className="mt-4 flex justify-center gap-3">
-            <button type="button" className="rounded bg-blue-800 px-4 py-2 text-white hover:bg-blue-900" onClick={() => void confirm()}>
+            <button type="button" className={buttonClass('primary')} onClick={() => void confirm()}>
               {t('outlook.continue')}
             </button>
             <button type="button" className="rounded border border-slate-500 bg-white px-4 py-2 text-slate-900 hover:bg-slate-100" onClick={() => setState('cancelled')}>

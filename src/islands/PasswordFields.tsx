@@ -3,6 +3,7 @@
 // the user's email penalised). The scorer and its dictionaries (hundreds of KB) load on demand,
 // when a form that needs them is on screen; until then the strength line reads "checking".
 import { useEffect, useMemo, useState, type Ref } from 'react';
+import { PasswordInput } from './kit/PasswordInput';
 import type { T } from '../shared/i18n';
 import { checkRequirements, MIN_ACCEPTED_SCORE, type PasswordPolicy } from '../shared/password-policy';
 
@@ -53,72 +54,8 @@ export function useNewPassword(policy: PasswordPolicy | null, email: string | nu
 }
 export type NewPasswordState = ReturnType<typeof useNewPassword>;
 
-const FIELD = 'block w-full min-w-0 rounded-l border border-slate-500 px-3 py-2 text-base read-only:bg-slate-100';
-
-export interface PasswordInputProps {
-  t: T;
-  id: string;
-  /** The field's name in a form that also posts without JavaScript. */
-  name?: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  autoComplete: 'current-password' | 'new-password';
-  /** Error under the field (also makes the field aria-invalid). */
-  error?: string | null;
-  /** Further ids that describe the field (a checklist). */
-  describedBy?: string;
-  inputRef?: Ref<HTMLInputElement>;
-  disabled?: boolean;
-}
-
-/** A password field with a Show toggle (a pressed button: the text is visible while pressed). */
-export function PasswordInput(p: PasswordInputProps) {
-  const [visible, setVisible] = useState(false);
-  const errorId = `${p.id}-error`;
-  const describedBy = [p.error ? errorId : null, p.describedBy].filter(Boolean).join(' ') || undefined;
-  return (
-    <div>
-      <label htmlFor={p.id} className="font-medium">
-        {p.label}
-      </label>
-      <div className="mt-1 flex">
-        <input
-          ref={p.inputRef}
-          id={p.id}
-          name={p.name}
-          type={visible ? 'text' : 'password'}
-          autoComplete={p.autoComplete}
-          autoCapitalize="off"
-          autoCorrect="off"
-          spellCheck={false}
-          value={p.value}
-          disabled={p.disabled}
-          aria-invalid={p.error ? true : undefined}
-          aria-describedby={describedBy}
-          onChange={(e) => p.onChange(e.target.value)}
-          className={FIELD}
-        />
-        <button
-          type="button"
-          aria-pressed={visible}
-          aria-controls={p.id}
-          aria-label={p.t('passwordForm.showField', { field: p.label })}
-          onClick={() => setVisible((v) => !v)}
-          className={`shrink-0 rounded-r border border-l-0 border-slate-500 px-3 text-sm text-blue-800 hover:bg-slate-100 ${visible ? 'bg-blue-50' : 'bg-white'}`}
-        >
-          <span aria-hidden="true">{visible ? '◉ ' : '○ '}</span>
-          {p.t('passwordForm.show')}
-        </button>
-      </div>
-      {p.error && (
-        <p id={errorId} className="m-0 mt-1 text-sm text-red-800">
-          {p.error}
-        </p>
-      )}
-    </div>
-  );
-}
+// The field with its Show/Hide toggle is the kit's; re-exported for the islands that import it here.
+export { PasswordInput, type PasswordInputProps } from './kit/PasswordInput';
 
 /** The checklist: one line per policy rule and one for strength, each met or not, in words too. */
 export function RequirementList({ t, id, policy, state }: { t: T; id: string; policy: PasswordPolicy | null; state: NewPasswordState }) {

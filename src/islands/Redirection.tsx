@@ -4,8 +4,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import { afterTenantChosen, decideRedirection, type Decision, type RedirectionInput } from '../shared/redirection';
-import Dialog from './Dialog';
+import { afterTenantChosen, decideRedirection, redirectionStep, type Decision, type RedirectionInput } from '../shared/redirection';
+import Dialog from './kit/Dialog';
+import { buttonClass } from './kit/Button';
 
 export interface RedirectionProps {
   lang: Lang;
@@ -16,6 +17,8 @@ export default function Redirection({ lang, input }: RedirectionProps) {
   const t = getT(lang);
   const [decision, setDecision] = useState<Decision>(() => decideRedirection(input));
   const [error, setError] = useState<string | null>(null);
+  // Whether this person saw the organisation chooser: the app chooser is then step 2 of 2.
+  const [tenantChooserShown, setTenantChooserShown] = useState(() => decideRedirection(input).kind === 'choose-tenant');
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -27,6 +30,11 @@ export default function Redirection({ lang, input }: RedirectionProps) {
     }
     headingRef.current?.focus();
   }, [decision]);
+
+  const signOut = async () => {
+    await api(input.basePath, 'POST', 'logout');
+    window.location.assign(`${input.basePath}/login`);
+  };
 
   // The organisation chooser's form (its buttons post the choice when JavaScript is off).
   const chooserAction = `${input.basePath}/login/organization${input.continuePath ? `?continue=${encodeURIComponent(input.continuePath)}` : ''}`;
@@ -41,7 +49,7 @@ export default function Redirection({ lang, input }: RedirectionProps) {
           // The hand-off is a POST: without JavaScript the person sends it with this button.
           <noscript>
             <form method="post" action={chooserAction}>
-              <button type="submit" name="tenant_id" value={decision.tenantId} className="w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white">
+              <button type="submit" name="tenant_id" value={decision.tenantId} className={buttonClass('primary', { block: true })}>
                 {t('redirection.continue')}
               </button>
             </form>
@@ -52,12 +60,13 @@ export default function Redirection({ lang, input }: RedirectionProps) {
   }
 
   const chooseTenant = decision.kind === 'choose-tenant';
+  const step = redirectionStep(decision.kind, tenantChooserShown);
   return (
     // A step of signing in, not a side trip: no dismissal (no onDismiss), the heading takes the focus.
     <Dialog open labelledBy="redirection-title" initialFocus={headingRef} testId="redirection-dialog">
       <div>
-        <p className="m-0 text-sm text-slate-600">{t('redirection.step', { step: chooseTenant ? 1 : 2 })}</p>
-        <h2 id="redirection-title" ref={headingRef} tabIndex={-1} className="mt-1 text-xl font-semibold outline-none">
+        {step && <p className="m-0 mb-1 text-sm text-slate-600">{t('redirection.step', { step: step.step, total: step.total })}</p>}
+        <h2 id="redirection-title" ref={headingRef} tabIndex={-1} className="m-0 text-xl font-semibold outline-none">
           {t(chooseTenant ? 'redirection.chooseOrganization' : 'redirection.chooseApp')}
         </h2>
         {error && <p role="alert" className="text-red-800">{error}</p>}
@@ -73,6 +82,7 @@ export default function Redirection({ lang, input }: RedirectionProps) {
                     className="w-full rounded border border-slate-300 bg-white px-4 py-3 text-left text-base hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-700"
                     onClick={(e) => {
                       e.preventDefault();
+                      setTenantChooserShown(true);
                       setDecision(afterTenantChosen(input, tenant));
                     }}
                   >
@@ -94,6 +104,17 @@ export default function Redirection({ lang, input }: RedirectionProps) {
             ))}
           </ul>
         )}
+        {/* A way out of a step that cannot be dismissed: the wrong account, or no wish to go on. */}
+        <div className="mt-4 text-right">
+          <button
+            type="button"
+            className={buttonClass('secondary')}
+            data-testid="redirection-sign-out"
+            onClick={() => void signOut()}
+          >
+            {t('redirection.signOut')}
+          </button>
+        </div>
       </div>
     </Dialog>
   );

@@ -13,6 +13,7 @@ import { pendingStepUrl, redirectionFor, type SignedInUser } from '../shared/sig
 import { useHydrated } from './hydrated';
 import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from './Redirection';
+import { buttonClass } from './kit/Button';
 
 export interface RegisterFormProps {
   lang: Lang;
@@ -114,8 +115,7 @@ export default function RegisterForm(p: RegisterFormProps) {
     );
   }
 
-  const primary =
-    'w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+  const primary = buttonClass('primary', { block: true });
   return (
     <div>
       <div aria-live="polite">

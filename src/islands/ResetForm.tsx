@@ -13,6 +13,7 @@ import { pendingStepUrl, redirectionFor, type SignedInUser } from '../shared/sig
 import { useHydrated } from './hydrated';
 import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from './Redirection';
+import { buttonClass } from './kit/Button';
 
 export interface ResetFormProps {
   lang: Lang;
@@ -97,7 +98,7 @@ export default function ResetForm(p: ResetFormProps) {
         <p ref={messageRef} tabIndex={-1} role="alert" className="mt-0 rounded border border-amber-700 bg-amber-50 p-3 text-amber-950" data-testid="reset-invalid">
           {t('reset.invalid')}
         </p>
-        <a href={`${p.basePath}/forgot`} className="mt-4 block w-full rounded bg-blue-800 px-4 py-2 text-center text-base font-medium text-white no-underline hover:bg-blue-900">
+        <a href={`${p.basePath}/forgot`} className={buttonClass('primary', { block: true, className: 'mt-4 block text-center no-underline' })}>
           {t('reset.tryAgain')}
         </a>
       </div>
@@ -111,8 +112,7 @@ export default function ResetForm(p: ResetFormProps) {
     );
   }
 
-  const primary =
-    'w-full rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+  const primary = buttonClass('primary', { block: true });
   return (
     <div>
       <div aria-live="polite">

@@ -1,11 +1,12 @@
 // Session devices on my-account (spec 01 "Session devices"): the current session and the others,
 // each with device, OS, browser, location and last activity; log out one device or all others
 // (after a confirmation), then the list is fetched again.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { api } from '../shared/api';
-import { browserTimeZone, formatDateTime, SERVER_TIME_ZONE } from '../shared/dates';
 import { getT, type Lang, type T } from '../shared/i18n';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
+import { DataTable } from './kit/DataTable';
+import RelativeTime, { fullTimestamp } from './kit/RelativeTime';
 
 /** One row of GET session-devices (src/domain/auth/devices.ts deviceView). */
 export interface SessionDevice {
@@ -36,6 +37,8 @@ export interface SessionDevicesProps {
   devices: SessionDeviceList;
   /** Two-factor is on: the remembered-devices part shows even when the list is empty. */
   twofaEnabled: boolean;
+  /** The server's clock when it rendered the page ("5 minutes ago" must match on hydration). */
+  now: number;
 }
 
 type Pending = { kind: 'one'; device: SessionDevice } | { kind: 'others' } | { kind: 'forget'; device: RememberedDevice };
@@ -64,52 +67,16 @@ function place(t: T, d: SessionDevice): string {
   return unique.length ? unique.join(', ') : t('devices.unknown');
 }
 
-function DeviceDetails({ t, lang, device, timeZone }: { t: T; lang: Lang; device: SessionDevice; timeZone: string }) {
-  const row = 'grid grid-cols-[9rem_1fr] gap-2';
-  return (
-    <div>
-      <p className="m-0 flex flex-wrap items-center gap-2 font-medium">
-        <span>{deviceName(t, device)}</span>
-        <span className="text-slate-700">{summary(t, device)}</span>
-        {device.agent.isNextaMeishiApp && (
-          <span className="rounded bg-blue-100 px-2 py-0.5 text-sm text-blue-900" data-testid="meishi-app-badge">
-            {t('devices.app')}
-          </span>
-        )}
-      </p>
-      <dl className="m-0 mt-2 flex flex-col gap-1 text-sm">
-        <div className={row}>
-          <dt className="text-slate-700">{t('devices.device')}</dt>
-          <dd className="m-0">{deviceName(t, device)}</dd>
-        </div>
-        <div className={row}>
-          <dt className="text-slate-700">{t('devices.os')}</dt>
-          <dd className="m-0">{device.agent.os ?? t('devices.unknown')}</dd>
-        </div>
-        <div className={row}>
-          <dt className="text-slate-700">{t('devices.browser')}</dt>
-          <dd className="m-0">{device.agent.browser ?? t('devices.unknown')}</dd>
-        </div>
-        <div className={row}>
-          <dt className="text-slate-700">{t('devices.location')}</dt>
-          <dd className="m-0">{place(t, device)}</dd>
-        </div>
-        <div className={row}>
-          <dt className="text-slate-700">{t('devices.lastActivity')}</dt>
-          <dd className="m-0">
-            <time dateTime={device.lastActivity}>{formatDateTime(device.lastActivity, lang, timeZone)}</time>
-          </dd>
-        </div>
-      </dl>
-    </div>
-  );
+type DeviceRow = SessionDevice & { current: boolean };
+
+function deviceLabel(t: T, d: SessionDevice | RememberedDevice): string {
+  return `${deviceName(t, d)} ${summary(t, d)}`;
 }
 
-export default function SessionDevices({ lang, basePath, devices: initial, twofaEnabled }: SessionDevicesProps) {
+export default function SessionDevices(p: SessionDevicesProps) {
+  const { lang, basePath, devices: initial, twofaEnabled } = p;
   const t = getT(lang);
   const [devices, setDevices] = useState<SessionDeviceList>(initial);
-  // The server renders Tokyo time; after hydration the browser shows its own zone.
-  const [timeZone, setTimeZone] = useState(SERVER_TIME_ZONE);
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -117,8 +84,6 @@ export default function SessionDevices({ lang, basePath, devices: initial, twofa
   const cancelRef = useRef<HTMLButtonElement>(null);
   // After a logout the button that opened the dialog may be gone: the section heading takes the focus.
   const focusHeading = useRef(false);
-
-  useEffect(() => setTimeZone(browserTimeZone()), []);
 
   const refresh = async () => {
     const r = await api<SessionDeviceList>(basePath, 'GET', 'session-devices');
@@ -151,7 +116,7 @@ export default function SessionDevices({ lang, basePath, devices: initial, twofa
   const remembered = devices.rememberedDevices;
   const confirmText = (p: Pending) =>
     p.kind === 'one'
-      ? t('devices.confirmLogoutText', { device: `${deviceName(t, p.device)} ${summary(t, p.device)}` })
+      ? t('devices.confirmLogoutText', { device: deviceLabel(t, p.device) })
       : p.kind === 'forget'
         ? t('devices.confirmForgetText', { device: `${deviceName(t, p.device)} ${summary(t, p.device)}` })
         : t('devices.confirmLogoutOthersText');
@@ -159,7 +124,7 @@ export default function SessionDevices({ lang, basePath, devices: initial, twofa
     'rounded border border-red-800 bg-white px-3 py-1.5 text-sm text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
   const card = 'rounded-lg bg-white p-4 shadow';
   return (
-    <section aria-labelledby="session-devices-heading" className="mt-8 max-w-2xl" data-testid="session-devices">
+    <section aria-labelledby="session-devices-heading" className="mt-8 max-w-4xl" data-testid="session-devices">
       <h2 id="session-devices-heading" ref={headingRef} tabIndex={-1} className="m-0 text-xl font-semibold outline-none">
         {t('devices.heading')}
       </h2>
@@ -175,50 +140,86 @@ export default function SessionDevices({ lang, basePath, devices: initial, twofa
         )}
       </div>
 
-      <h3 className="mb-2 mt-4 text-base font-semibold">{t('devices.current')}</h3>
-      <div className={card} data-testid="current-device">
-        <DeviceDetails t={t} lang={lang} device={devices.currentSession} timeZone={timeZone} />
+      {/* This device first (marked, without a log-out: the toolbar's Logout is for it), then the others. */}
+      <div className="mt-4">
+        <DataTable<DeviceRow>
+          t={t}
+          testId="devices-table"
+          caption={t('devices.heading')}
+          columns={[
+            {
+              key: 'device',
+              header: t('devices.device'),
+              render: (d) => (
+                <span className="flex flex-wrap items-center gap-1">
+                  <span data-testid="device-name">{deviceName(t, d)}</span>
+                  {d.current && (
+                    <span className="rounded bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-900" data-testid="current-device-badge">
+                      {t('devices.current')}
+                    </span>
+                  )}
+                  {d.agent.isNextaMeishiApp && (
+                    <span className="rounded bg-blue-100 px-2 py-0.5 text-xs text-blue-900" data-testid="meishi-app-badge">
+                      {t('devices.app')}
+                    </span>
+                  )}
+                </span>
+              ),
+            },
+            { key: 'os', header: t('devices.os'), width: 'w-[7rem]', truncate: (d) => d.agent.os ?? t('devices.unknown'), render: (d) => d.agent.os ?? t('devices.unknown') },
+            { key: 'browser', header: t('devices.browser'), width: 'w-[8rem]', truncate: (d) => d.agent.browser ?? t('devices.unknown'), render: (d) => d.agent.browser ?? t('devices.unknown') },
+            { key: 'location', header: t('devices.location'), width: 'w-[8rem]', truncate: (d) => place(t, d), render: (d) => place(t, d) },
+            {
+              key: 'last',
+              header: t('devices.lastActivity'),
+              width: 'w-[8rem]',
+              render: (d) => <RelativeTime value={d.lastActivity} now={p.now} lang={lang} testId="device-last-activity" />,
+            },
+          ]}
+          rows={[{ ...devices.currentSession, current: true }, ...others.map((d) => ({ ...d, current: false }))]}
+          rowKey={(d) => d.id}
+          rowAttrs={(d) => ({ 'data-testid': d.current ? 'current-device' : 'other-device' })}
+          minWidth="min-w-[40rem]"
+          actions={{
+            kind: 'buttons',
+            header: t('devices.actions'),
+            width: 'w-[7.5rem]',
+            items: (d) =>
+              d.current
+                ? []
+                : [
+                    {
+                      label: t('devices.logout'),
+                      // A name of its own per device (the toolbar's user menu has a "log out" too).
+                      ariaLabel: t('devices.logoutDevice', { device: deviceLabel(t, d) }),
+                      danger: true,
+                      disabled: busy,
+                      onSelect: () => {
+                        setNotice(null);
+                        setPending({ kind: 'one', device: d });
+                      },
+                    },
+                  ],
+          }}
+          empty={{ text: t('devices.none') }}
+        />
       </div>
-
-      <h3 className="mb-2 mt-6 text-base font-semibold">{t('devices.others')}</h3>
       {others.length === 0 ? (
-        <p className="m-0 text-slate-700" data-testid="no-other-devices">
+        <p className="m-0 mt-3 text-slate-700" data-testid="no-other-devices">
           {t('devices.none')}
         </p>
       ) : (
-        <>
-          <ul className="m-0 flex list-none flex-col gap-3 p-0" data-testid="other-devices">
-            {others.map((d) => (
-              <li key={d.id} className={`${card} flex flex-wrap items-start justify-between gap-3`}>
-                <DeviceDetails t={t} lang={lang} device={d} timeZone={timeZone} />
-                <button
-                  type="button"
-                  className={danger}
-                  // A name of its own per device (the toolbar's user menu has a "log out" too).
-                  aria-label={t('devices.logoutDevice', { device: `${deviceName(t, d)} ${summary(t, d)}` })}
-                  disabled={busy}
-                  onClick={() => {
-                    setNotice(null);
-                    setPending({ kind: 'one', device: d });
-                  }}
-                >
-                  {t('devices.logout')}
-                </button>
-              </li>
-            ))}
-          </ul>
-          <button
-            type="button"
-            className={`${danger} mt-4`}
-            disabled={busy}
-            onClick={() => {
-              setNotice(null);
-              setPending({ kind: 'others' });
-            }}
-          >
-            {t('devices.logoutOthers')}
-          </button>
-        </>
+        <button
+          type="button"
+          className={`${danger} mt-4`}
+          disabled={busy}
+          onClick={() => {
+            setNotice(null);
+            setPending({ kind: 'others' });
+          }}
+        >
+          {t('devices.logoutOthers')}
+        </button>
       )}
 
       {(twofaEnabled || remembered.length > 0) && (
@@ -247,8 +248,8 @@ export default function SessionDevices({ lang, basePath, devices: initial, twofa
                     </p>
                     <p className="m-0 mt-1 text-sm text-slate-700">
                       {t('devices.rememberedUntil', {
-                        from: formatDateTime(d.rememberedAt, lang, timeZone),
-                        until: formatDateTime(d.expiresAt, lang, timeZone),
+                        from: fullTimestamp(d.rememberedAt, lang),
+                        until: fullTimestamp(d.expiresAt, lang),
                       })}
                     </p>
                   </div>
@@ -289,7 +290,7 @@ export default function SessionDevices({ lang, basePath, devices: initial, twofa
         {pending && (
           <>
             <h2 id="devices-confirm-title" className="m-0 text-lg font-semibold">
-              {t(CONFIRM_TITLE[pending.kind])}
+              {pending.kind === 'one' ? t('devices.confirmLogoutTitle', { device: deviceLabel(t, pending.device) }) : t(CONFIRM_TITLE[pending.kind])}
             </h2>
             <p id="devices-confirm-text" className="mt-3">
               {confirmText(pending)}

@@ -3,13 +3,16 @@
 // confirms they saved them), then the QR code with the code entry (Enable at six digits). The
 // details are fetched once (GET setup-twofa-at-login/app); a failure goes back to login. "Skip for
 // now" only where the tenant allows it. Success signs in like the password step (AfterSignIn).
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { loginWithNotice } from '../shared/notices';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { api } from '../shared/api';
+import { VALIDATION_FAILED } from '../shared/error-codes';
 import { getT } from '../shared/i18n';
+import { loginWithNotice } from '../shared/notices';
 import type { PasswordComplianceAnswer, SignedInUser } from '../shared/signed-in';
 import AfterSignIn, { type SignedInAnswer, type SignInContext } from './AfterSignIn';
-import { BackupCodesPanel, BUTTON_PRIMARY, BUTTON_SECONDARY, CODE_LENGTH, CodeField, Notice, otpError, QrPanel } from './twofa-parts';
+import { buttonClass } from './kit/Button';
+import { BackToLogin, CodeStepForm, useCodeEntry } from './kit/code-step';
+import { BackupCodesPanel, QrPanel } from './twofa-parts';
 
 export interface SetupTwofaAtLoginProps extends SignInContext {
   /** Every enforcing tenant lets its members skip the setup for now. */
@@ -22,6 +25,7 @@ interface Details {
   backupCodes: string[];
   manualCode: string;
   qrCode: string;
+  otpauthUrl?: string | null;
 }
 
 type Tab = 'backup' | 'qr';
@@ -34,12 +38,8 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
   const [tab, setTab] = useState<Tab>('backup');
   const [saved, setSaved] = useState(false);
   const [confirmed, setConfirmed] = useState(false);
-  const [otp, setOtp] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'error'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const entry = useCodeEntry(t);
   const [done, setDone] = useState<SignedInAnswer | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
   const tabRefs = { backup: useRef<HTMLButtonElement>(null), qr: useRef<HTMLButtonElement>(null) };
   const requested = useRef(false);
 
@@ -83,34 +83,16 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
     return false;
   };
 
-  const onEnable = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy || otp.length !== CODE_LENGTH) return;
-    const invalid = otpError(t, otp);
-    if (invalid) {
-      setFieldError(invalid);
-      inputRef.current?.focus();
-      return;
-    }
-    setFieldError(null);
-    setNotice(null);
-    setBusy(true);
-    const r = await api<SignInReply>(basePath, 'POST', 'setup-twofa-at-login/app', { otp });
-    if (signedIn(r)) return;
-    setBusy(false);
-    if (r.data.message === 'invalid-otp' || r.data.message === 'The given data was invalid.') {
-      setNotice({ kind: 'error', text: t('twofa.incorrect') });
-      inputRef.current?.select();
-      return;
-    }
+  const onEnable = async (otp: string) => {
+    const r = await entry.attempt(() => api<SignInReply>(basePath, 'POST', 'setup-twofa-at-login/app', { otp }));
+    if (!r || signedIn(r)) return;
+    if (r.data.message === 'invalid-otp' || r.data.message === VALIDATION_FAILED) return entry.refuse(t('twofa.incorrect'));
     backToLogin();
   };
 
   const onSkip = async () => {
-    if (busy) return;
-    setBusy(true);
-    const r = await api<SignInReply>(basePath, 'POST', 'setup-twofa-at-login/skip');
-    if (signedIn(r)) return;
+    const r = await entry.attempt(() => api<SignInReply>(basePath, 'POST', 'setup-twofa-at-login/skip'));
+    if (!r || signedIn(r)) return;
     backToLogin();
   };
 
@@ -165,7 +147,7 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
           </p>
         )}
         <div className="mt-4">
-          <button type="button" disabled={!canContinue} onClick={() => openTab('qr')} className={`w-full ${BUTTON_PRIMARY}`}>
+          <button type="button" disabled={!canContinue} onClick={() => openTab('qr')} className={buttonClass('primary', { block: true })}>
             {t('twofa.continue')}
           </button>
         </div>
@@ -173,41 +155,28 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
 
       <div role="tabpanel" id="setup-panel-qr" aria-labelledby="setup-tab-qr" hidden={tab !== 'qr'} className="pt-4">
         <p className="mt-0">{t('twofa.appIntro')}</p>
-        <QrPanel t={t} qrCode={details.qrCode} manualCode={details.manualCode} />
-        <div className="mt-4">
-          <Notice notice={notice} testId="setup-notice" />
-        </div>
-        <form noValidate onSubmit={onEnable} className="flex flex-col gap-4">
-          <CodeField
-            id="setup-code"
-            label={t('twofa.code')}
-            hint={t('twofa.appCodeHint')}
-            value={otp}
-            onChange={(v) => {
-              setOtp(v);
-              setFieldError(null);
-            }}
-            error={fieldError}
-            inputRef={inputRef}
-          />
-          <button type="submit" disabled={busy || otp.length !== CODE_LENGTH} className={`w-full ${BUTTON_PRIMARY}`}>
-            {t('twofa.enable')}
-          </button>
-        </form>
+        <QrPanel t={t} qrCode={details.qrCode} manualCode={details.manualCode} otpauthUrl={details.otpauthUrl ?? null} />
+        <CodeStepForm
+          t={t}
+          entry={entry}
+          ns="twofa"
+          id="setup-code"
+          testId="setup"
+          className="mt-4"
+          hint={t('twofa.appCodeHint')}
+          submitLabel={t('twofa.enable')}
+          onSubmit={(otp) => void onEnable(otp)}
+        />
       </div>
 
       {props.skipAllowed && (
         <div className="mt-6 border-t border-slate-200 pt-4">
-          <button type="button" disabled={busy} onClick={() => void onSkip()} className={`w-full ${BUTTON_SECONDARY}`}>
+          <button type="button" disabled={entry.busy} onClick={() => void onSkip()} className={buttonClass('secondary', { block: true })}>
             {t('setupAtLogin.skip')}
           </button>
         </div>
       )}
-      <p className="mb-0 mt-4">
-        <a href={`${basePath}/login${props.query}`} className="text-blue-800 underline">
-          {t('common.backToLogin')}
-        </a>
-      </p>
+      <BackToLogin t={t} basePath={basePath} query={props.query} />
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { subdomainSchema } from '../shared/admin-schemas';
 import { api } from '../shared/api';
 import { getT, type Lang, type T } from '../shared/i18n';
 import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, InlineNotice, TextField, Toast, useToast } from './admin-parts';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import { PasswordInput } from './PasswordFields';
 
 export interface TenantUrl {

@@ -1,9 +1,16 @@
-// The authenticated toolbar (spec 01 "Toolbar"): menu toggle, title, support menu, user menu with
-// Switch Organization and Logout.
-import { useEffect, useRef, useState } from 'react';
+// The authenticated toolbar (spec 01 "Toolbar"): drawer toggle, title, the current organisation
+// (people in several), support menu, user menu with Switch Organization and Logout.
+//
+// The drawer (src/ui/Frame.tsx, rules in uno.config.ts): from 960px up a column, open unless the
+// toggle closed it on this page; below 960px closed on every page load, an overlay when the toggle
+// opens it. The toggle reports the state (aria-expanded); Escape, a click beside the overlay or a
+// move across the breakpoint closes it. Menus are disclosures of ordinary links and buttons (their
+// roles stay what they are) with the keys of a menu: arrow keys, Home and End move between items,
+// Escape returns to the button.
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type RefObject } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 
 export interface ToolbarProps {
   lang: Lang;
@@ -14,9 +21,42 @@ export interface ToolbarProps {
   /** Tenants the user may switch to; the dialog shows only when there are several. */
   tenants: { id: number; name: string; hostLabel: string; current: boolean }[];
   currentPath: string;
+  /** The organisation of this host, for people in several (null otherwise: there is nothing to tell apart). */
+  currentOrganization?: string | null;
 }
 
 type Open = null | 'support' | 'user' | 'switch';
+
+const WIDE = '(min-width: 960px)';
+
+function isWide(): boolean {
+  return window.matchMedia(WIDE).matches;
+}
+
+/** Whether the drawer shows now: its state on <html>, else the width's default. */
+function drawerShown(): boolean {
+  const state = document.documentElement.dataset.drawer;
+  return state === 'open' || (state !== 'closed' && isWide());
+}
+
+function menuItems(menu: HTMLElement | null): HTMLElement[] {
+  return menu ? [...menu.querySelectorAll<HTMLElement>('[data-menu-item]')] : [];
+}
+
+/** Arrow keys, Home and End inside an open menu. */
+function onMenuKey(e: ReactKeyboardEvent<HTMLElement>) {
+  const items = menuItems(e.currentTarget);
+  if (items.length === 0) return;
+  const i = items.indexOf(document.activeElement as HTMLElement);
+  const go = (n: number) => {
+    e.preventDefault();
+    items[(n + items.length) % items.length]!.focus();
+  };
+  if (e.key === 'ArrowDown') go(i + 1);
+  else if (e.key === 'ArrowUp') go(i < 0 ? -1 : i - 1);
+  else if (e.key === 'Home') go(0);
+  else if (e.key === 'End') go(-1);
+}
 
 export default function Toolbar(p: ToolbarProps) {
   const t = getT(p.lang);
@@ -24,29 +64,107 @@ export default function Toolbar(p: ToolbarProps) {
   const [error, setError] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const userButtonRef = useRef<HTMLButtonElement>(null);
+  const supportButtonRef = useRef<HTMLButtonElement>(null);
+  const drawerButtonRef = useRef<HTMLButtonElement>(null);
+  const supportMenuRef = useRef<HTMLUListElement>(null);
+  const userMenuRef = useRef<HTMLUListElement>(null);
+  // The server cannot know the width: it says "closed", and the browser corrects it at once.
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  // Which item a menu opened from the keyboard focuses first ("first", "last"), or none (a click).
+  const focusOnOpen = useRef<'first' | 'last' | null>(null);
+
+  const setDrawer = (next: boolean | null) => {
+    const el = document.documentElement;
+    if (next === null) delete el.dataset.drawer;
+    else el.dataset.drawer = next ? 'open' : 'closed';
+    setDrawerOpen(drawerShown());
+  };
 
   useEffect(() => {
-    // Escape closes the menus; the dialog handles its own Escape (Dialog's onDismiss).
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen((o) => (o === 'switch' ? o : null));
-    // Outside clicks close the menus. The event's path is taken at dispatch: by the time the click
-    // reaches the document, React has already re-rendered and a menu item that opened the Switch
-    // Organization dialog is detached, so `contains(e.target)` would wrongly call it outside.
+    setDrawerOpen(drawerShown());
+    // Across the breakpoint the drawer goes back to that width's default (an overlay left open on a
+    // phone turned sideways would otherwise cover the page).
+    const media = window.matchMedia(WIDE);
+    const onMedia = () => setDrawer(null);
+    media.addEventListener('change', onMedia);
+    // Escape closes the menus, then the overlay; the dialog handles its own Escape (Dialog's onDismiss).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (document.querySelector('dialog:modal')) return;
+      setOpen((o) => (o === 'switch' ? o : null));
+      if (!isWide() && document.documentElement.dataset.drawer === 'open') {
+        setDrawer(false);
+        drawerButtonRef.current?.focus();
+      }
+    };
+    // Outside clicks close the menus, and on a narrow screen the overlay (a click on its backdrop).
+    // The event's path is taken at dispatch: by the time the click reaches the document, React has
+    // already re-rendered and a menu item that opened the Switch Organization dialog is detached,
+    // so `contains(e.target)` would wrongly call it outside.
     const onClick = (e: MouseEvent) => {
-      if (rootRef.current && !e.composedPath().includes(rootRef.current)) setOpen((o) => (o === 'switch' ? o : null));
+      const path = e.composedPath();
+      if (rootRef.current && !path.includes(rootRef.current)) setOpen((o) => (o === 'switch' ? o : null));
+      const drawer = document.getElementById('side-drawer');
+      if (!isWide() && document.documentElement.dataset.drawer === 'open' && drawer && !path.includes(drawer) && !path.includes(drawerButtonRef.current!)) setDrawer(false);
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('click', onClick);
     return () => {
+      media.removeEventListener('change', onMedia);
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('click', onClick);
     };
   }, []);
 
+  // Before paint, so the key that opened a menu lands its focus at once.
+  useLayoutEffect(() => {
+    const menu = open === 'support' ? supportMenuRef.current : open === 'user' ? userMenuRef.current : null;
+    const where = focusOnOpen.current;
+    focusOnOpen.current = null;
+    if (!menu || !where) return;
+    const items = menuItems(menu);
+    (where === 'first' ? items[0] : items[items.length - 1])?.focus();
+  }, [open]);
+
   const toggleDrawer = () => {
-    const el = document.documentElement;
-    const isOpen = el.dataset.drawer === 'open' || (el.dataset.drawer !== 'closed' && window.innerWidth >= 960);
-    el.dataset.drawer = isOpen ? 'closed' : 'open';
+    const next = !drawerShown();
+    setDrawer(next);
+    // The overlay takes the focus to its current entry (else its first): the next Tab is inside it.
+    if (next && !isWide()) {
+      const drawer = document.getElementById('side-drawer');
+      (drawer?.querySelector<HTMLElement>('a[aria-current="page"]') ?? drawer?.querySelector<HTMLElement>('a'))?.focus();
+    }
   };
+
+  const menuButtonProps = (name: 'support' | 'user') => ({
+    'aria-expanded': open === name,
+    'aria-controls': `toolbar-${name}-menu`,
+    onClick: () => setOpen(open === name ? null : name),
+    onKeyDown: (e: ReactKeyboardEvent<HTMLButtonElement>) => {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        focusOnOpen.current = e.key === 'ArrowDown' ? 'first' : 'last';
+        if (open === name) {
+          const items = menuItems(name === 'support' ? supportMenuRef.current : userMenuRef.current);
+          (e.key === 'ArrowDown' ? items[0] : items[items.length - 1])?.focus();
+        } else setOpen(name);
+      } else if (e.key === 'Enter' || e.key === ' ') {
+        // The click that follows opens it; the first item then takes the focus.
+        if (open !== name) focusOnOpen.current = 'first';
+      }
+    },
+  });
+  const menuProps = (name: 'support' | 'user', button: RefObject<HTMLButtonElement | null>) => ({
+    id: `toolbar-${name}-menu`,
+    onKeyDown: (e: ReactKeyboardEvent<HTMLUListElement>) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        setOpen(null);
+        button.current?.focus();
+      } else if (e.key === 'Tab') setOpen(null);
+      else onMenuKey(e);
+    },
+  });
   const logout = async () => {
     const r = await api<{ sloUrl?: string | null }>(p.basePath, 'POST', 'logout');
     if (r.ok && r.data.sloUrl) window.location.assign(r.data.sloUrl);
@@ -61,51 +179,75 @@ export default function Toolbar(p: ToolbarProps) {
   const menuItem = 'block w-full border-0 bg-white px-4 py-2 text-left text-base text-slate-900 no-underline hover:bg-slate-100';
 
   return (
-    <div ref={rootRef} className="flex h-14 items-center gap-2 bg-blue-900 px-2 text-white">
-      <button type="button" onClick={toggleDrawer} aria-controls="side-drawer" className="rounded border-0 bg-transparent p-2 text-white hover:bg-blue-800" aria-label={t('toolbar.menu')}>
+    <div ref={rootRef} className="flex h-14 items-center gap-1 bg-blue-900 px-2 text-white sm:gap-2">
+      <button
+        ref={drawerButtonRef}
+        type="button"
+        onClick={toggleDrawer}
+        aria-controls="side-drawer"
+        aria-expanded={drawerOpen}
+        className="shrink-0 rounded border-0 bg-transparent p-2 text-white hover:bg-blue-800"
+        aria-label={t('toolbar.menu')}
+        data-testid="drawer-toggle"
+      >
         <span aria-hidden="true" className="text-xl">☰</span>
       </button>
-      <a href={`${p.basePath}/my-account`} className="flex-1 text-lg font-semibold text-white no-underline">
+      <a href={`${p.basePath}/my-account`} className="min-w-0 truncate text-lg font-semibold text-white no-underline">
         {t('product.suite')} <span className="font-normal">{t('product.accounts')}</span>
       </a>
-      <div className="relative">
-        <button type="button" aria-haspopup="true" aria-expanded={open === 'support'} onClick={() => setOpen(open === 'support' ? null : 'support')} className="rounded border-0 bg-transparent px-3 py-2 text-white hover:bg-blue-800">
+      <div className="min-w-0 flex-1">
+        {p.currentOrganization && (
+          <span className="ml-2 hidden max-w-64 truncate rounded bg-blue-800 px-2 py-1 text-sm md:inline-block" title={p.currentOrganization} data-testid="toolbar-organization">
+            <span className="sr-only">{t('toolbar.currentOrganization')} </span>
+            {p.currentOrganization}
+          </span>
+        )}
+      </div>
+      <div className="relative shrink-0">
+        <button ref={supportButtonRef} type="button" {...menuButtonProps('support')} className="rounded border-0 bg-transparent px-2 py-2 text-white hover:bg-blue-800 sm:px-3">
           {t('toolbar.support')}
         </button>
         {open === 'support' && (
-          <ul className="absolute right-0 z-40 m-0 mt-1 min-w-48 list-none rounded bg-white p-0 py-1 shadow-lg">
+          <ul ref={supportMenuRef} {...menuProps('support', supportButtonRef)} aria-label={t('toolbar.support')} className="absolute right-0 z-40 m-0 mt-1 min-w-48 list-none rounded bg-white p-0 py-1 shadow-lg">
             <li>
-              <a className={menuItem} href={p.manualUrl} target="_blank" rel="noopener noreferrer">
+              <a data-menu-item="" className={menuItem} href={p.manualUrl} target="_blank" rel="noopener noreferrer">
                 {t('toolbar.manual')} <span className="sr-only">{t('toolbar.opensInNewWindow')}</span>
               </a>
             </li>
             <li>
-              <a className={menuItem} href={p.faqUrl} target="_blank" rel="noopener noreferrer">
+              <a data-menu-item="" className={menuItem} href={p.faqUrl} target="_blank" rel="noopener noreferrer">
                 {t('toolbar.faq')} <span className="sr-only">{t('toolbar.opensInNewWindow')}</span>
               </a>
             </li>
           </ul>
         )}
       </div>
-      <div className="relative">
-        <button ref={userButtonRef} type="button" aria-haspopup="true" aria-expanded={open === 'user'} aria-label={t('toolbar.userMenu')} onClick={() => setOpen(open === 'user' ? null : 'user')} className="flex items-center gap-2 rounded border-0 bg-transparent px-2 py-1 text-white hover:bg-blue-800">
+      <div className="relative shrink-0">
+        <button ref={userButtonRef} type="button" {...menuButtonProps('user')} aria-label={t('toolbar.userMenu')} className="flex items-center gap-2 rounded border-0 bg-transparent px-2 py-1 text-white hover:bg-blue-800">
           <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-white font-semibold text-blue-900">
             {initial}
           </span>
-          <span className="hidden sm:inline" data-testid="toolbar-user-name">{p.userName}</span>
+          <span className="hidden max-w-48 truncate sm:inline" data-testid="toolbar-user-name">{p.userName}</span>
         </button>
         {open === 'user' && (
-          <ul className="absolute right-0 z-40 m-0 mt-1 min-w-56 list-none rounded bg-white p-0 py-1 shadow-lg">
-            <li className="px-4 py-2 text-sm text-slate-700">{p.userName}</li>
+          <ul ref={userMenuRef} {...menuProps('user', userButtonRef)} aria-label={t('toolbar.userMenu')} className="absolute right-0 z-40 m-0 mt-1 min-w-56 max-w-[calc(100vw-1rem)] list-none rounded bg-white p-0 py-1 shadow-lg">
+            <li className="break-words px-4 py-2 text-sm text-slate-700">
+              {p.userName}
+              {p.currentOrganization && (
+                <span className="mt-1 block text-slate-800" data-testid="user-menu-organization">
+                  {t('toolbar.currentOrganization')}: <span className="font-semibold">{p.currentOrganization}</span>
+                </span>
+              )}
+            </li>
             {p.tenants.length > 1 && (
               <li>
-                <button type="button" className={menuItem} onClick={() => setOpen('switch')}>
+                <button data-menu-item="" type="button" className={menuItem} onClick={() => setOpen('switch')}>
                   {t('toolbar.switchOrganization')}
                 </button>
               </li>
             )}
             <li>
-              <button type="button" className={menuItem} onClick={() => void logout()}>
+              <button data-menu-item="" type="button" className={menuItem} onClick={() => void logout()}>
                 {t('toolbar.logout')}
               </button>
             </li>

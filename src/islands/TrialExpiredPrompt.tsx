@@ -9,7 +9,7 @@ import { api } from '../shared/api';
 import { contractAppliedKey, localDay } from '../shared/contract';
 import { getT, type Lang } from '../shared/i18n';
 import { BTN_PRIMARY, BTN_SECONDARY, InlineNotice, Toast, useToast } from './admin-parts';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 
 export interface TrialExpiredPromptProps {
   lang: Lang;

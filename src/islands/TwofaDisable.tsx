@@ -3,7 +3,8 @@
 import { useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
+import { buttonClass } from './kit/Button';
 import { BUTTON_SECONDARY, failedSetupUrl } from './twofa-parts';
 
 export interface TwofaDisableProps {
@@ -11,8 +12,7 @@ export interface TwofaDisableProps {
   basePath: string;
 }
 
-const DANGER =
-  'rounded bg-red-800 px-4 py-2 text-base font-medium text-white hover:bg-red-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
+const DANGER = buttonClass('danger');
 
 export default function TwofaDisable({ lang, basePath }: TwofaDisableProps) {
   const t = getT(lang);

@@ -4,10 +4,16 @@
 // and key, or a mobile number and the SMS sent to it (TwofaSms, loaded only for SMS), then the
 // 6-digit code (Enable at six characters). Success and failures end on my-account with a notice;
 // an expired password check goes back to verify-password.
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { api, type ApiResult } from '../shared/api';
+import { VALIDATION_FAILED } from '../shared/error-codes';
 import { getT, type Lang } from '../shared/i18n';
-import { BackupCodesPanel, BUTTON_PRIMARY, BUTTON_SECONDARY, CODE_LENGTH, CodeField, failedSetupUrl, Notice, otpError, QrPanel, useFocusOnChange } from './twofa-parts';
+import { buttonClass } from './kit/Button';
+import { CodeStepForm, useCodeEntry } from './kit/code-step';
+import { BackupCodesPanel, failedSetupUrl, QrPanel, useFocusOnChange } from './twofa-parts';
+
+const BUTTON_PRIMARY = buttonClass('primary');
+const BUTTON_SECONDARY = buttonClass('secondary');
 
 // libphonenumber's mobile metadata is most of the SMS step's weight: it loads only when chosen.
 const TwofaSms = lazy(() => import('./TwofaSms'));
@@ -33,12 +39,11 @@ export default function TwofaSetup({ lang, basePath, email }: TwofaSetupProps) {
   const [method, setMethod] = useState<Method>('app');
   const [codes, setCodes] = useState<string[] | null>(null);
   const [saved, setSaved] = useState(false);
-  const [app, setApp] = useState<{ qrCode: string; manualCode: string } | null>(null);
+  type App = { qrCode: string; manualCode: string; otpauthUrl: string | null };
+  const [app, setApp] = useState<App | null>(null);
   const [smsSent, setSmsSent] = useState(false);
-  const [otp, setOtp] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const entry = useCodeEntry(t);
   const headingRef = useFocusOnChange<HTMLHeadingElement>(step);
 
   const fail = (r: ApiResult) => window.location.assign(failedSetupUrl(basePath, r));
@@ -49,46 +54,34 @@ export default function TwofaSetup({ lang, basePath, email }: TwofaSetupProps) {
     setSaved(false);
     setStep(2);
     // One POST starts the setup: the codes and (for an app) the one secret, made once.
-    const r = await api<{ backupCodes?: string[]; qrCode?: string | null; manualCode?: string | null }>(basePath, 'POST', 'twofa/setup', { method });
+    const r = await api<{ backupCodes?: string[]; qrCode?: string | null; manualCode?: string | null; otpauthUrl?: string | null }>(basePath, 'POST', 'twofa/setup', { method });
     if (!r.ok || !Array.isArray(r.data.backupCodes)) return fail(r);
     setCodes(r.data.backupCodes);
-    setApp(r.data.qrCode && r.data.manualCode ? { qrCode: r.data.qrCode, manualCode: r.data.manualCode } : null);
+    setApp(r.data.qrCode && r.data.manualCode ? { qrCode: r.data.qrCode, manualCode: r.data.manualCode, otpauthUrl: r.data.otpauthUrl ?? null } : null);
     setBusy(false);
   };
 
   const toSetup = async () => {
-    setOtp('');
-    setFieldError(null);
-    setNotice(null);
+    entry.setCode('');
+    entry.setMessage(null);
     setSmsSent(false);
     setStep(3);
     if (method !== 'app' || app) return;
     // Shown again from the started setup (read-only): the same secret the codes came with.
     setBusy(true);
-    const r = await api<{ qrCode?: string | null; manualCode?: string | null }>(basePath, 'GET', 'twofa/app/manual-code');
+    const r = await api<{ manualCode?: string | null; otpauthUrl?: string | null }>(basePath, 'GET', 'twofa/app/manual-code');
     const qr = await api<{ qrCode?: string | null }>(basePath, 'GET', 'twofa/app/qr');
     if (!r.ok || !r.data.manualCode) return fail(r);
     if (!qr.ok || !qr.data.qrCode) return fail(qr);
-    setApp({ qrCode: qr.data.qrCode, manualCode: r.data.manualCode });
+    setApp({ qrCode: qr.data.qrCode, manualCode: r.data.manualCode, otpauthUrl: r.data.otpauthUrl ?? null });
     setBusy(false);
   };
 
-  const onEnable = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy || otp.length !== CODE_LENGTH) return;
-    const invalid = otpError(t, otp);
-    if (invalid) return setFieldError(invalid);
-    setFieldError(null);
-    setNotice(null);
-    setBusy(true);
-    const r = await api(basePath, 'POST', `twofa/${method}`, { otp });
+  const onEnable = async (otp: string) => {
+    const r = await entry.attempt(() => api(basePath, 'POST', `twofa/${method}`, { otp }));
+    if (!r) return;
     if (r.ok) return window.location.assign(`${basePath}/my-account?notice=twofa-enabled`);
-    if (r.data.message === 'invalid-otp' || r.data.message === 'The given data was invalid.') {
-      setBusy(false);
-      setNotice({ kind: 'error', text: t('twofa.incorrect') });
-      document.getElementById('twofa-code')?.focus();
-      return;
-    }
+    if (r.data.message === 'invalid-otp' || r.data.message === VALIDATION_FAILED) return entry.refuse(t('twofa.incorrect'));
     fail(r);
   };
 
@@ -190,7 +183,7 @@ export default function TwofaSetup({ lang, basePath, email }: TwofaSetupProps) {
           {method === 'app' && (app ? (
             <>
               <p className="mt-0">{t('twofa.appIntro')}</p>
-              <QrPanel t={t} qrCode={app.qrCode} manualCode={app.manualCode} />
+              <QrPanel t={t} qrCode={app.qrCode} manualCode={app.manualCode} otpauthUrl={app.otpauthUrl} />
             </>
           ) : (
             loading
@@ -201,25 +194,16 @@ export default function TwofaSetup({ lang, basePath, email }: TwofaSetupProps) {
             </Suspense>
           )}
           {(method === 'app' ? app !== null : smsSent) && (
-            <form noValidate onSubmit={onEnable} className="mt-6 flex flex-col gap-4">
-              <Notice notice={notice} testId="twofa-notice" />
-              <CodeField
-                id="twofa-code"
-                label={t('twofa.code')}
-                hint={t(method === 'app' ? 'twofa.appCodeHint' : 'twofa.smsCodeHint')}
-                value={otp}
-                onChange={(v) => {
-                  setOtp(v);
-                  setFieldError(null);
-                }}
-                error={fieldError}
-              />
-              <div className="flex flex-wrap gap-2">
-                <button type="submit" disabled={busy || otp.length !== CODE_LENGTH} className={BUTTON_PRIMARY}>
-                  {t('twofa.enable')}
-                </button>
-              </div>
-            </form>
+            <CodeStepForm
+              t={t}
+              entry={entry}
+              ns="twofa"
+              className="mt-6"
+              block={false}
+              hint={t(method === 'app' ? 'twofa.appCodeHint' : 'twofa.smsCodeHint')}
+              submitLabel={t('twofa.enable')}
+              onSubmit={(otp) => void onEnable(otp)}
+            />
           )}
           <div className="mt-4">{back(2)}</div>
         </div>

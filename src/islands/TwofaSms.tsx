@@ -4,12 +4,15 @@
 // E.164 to POST twofa/sms/otp. After sending, Send stays disabled (until the number changes) and a
 // resend link appears with a 60-second countdown; a 429 counts down from the response's reset time.
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/mobile';
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { api, type ApiResult } from '../shared/api';
+import { RESEND_COOLDOWN_SECONDS } from '../shared/code-entry';
 import { formatCountdown } from '../shared/dates';
 import { getT, type Lang } from '../shared/i18n';
 import { smsContactSchema } from '../shared/schemas';
-import { BUTTON_PRIMARY, FIELD, LINK_BUTTON, Notice, RESEND_COOLDOWN_SECONDS, retryAfterSeconds, useCountdown } from './twofa-parts';
+import { buttonClass } from './kit/Button';
+import { ResendRow, StepMessages, useCodeEntry } from './kit/code-step';
+import { FIELD } from './twofa-parts';
 
 export interface TwofaSmsProps {
   lang: Lang;
@@ -47,80 +50,40 @@ export default function TwofaSms({ lang, basePath, onSent, onFail }: TwofaSmsPro
   const t = getT(lang);
   const options = useMemo(() => regionOptions(lang), [lang]);
   const [region, setRegion] = useState<CountryCode>(DEFAULT_REGION);
-  const [national, setNational] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'error' | 'status' | 'warning'; text: string } | null>(null);
+  // The number's field is the step's "code": one send at a time, its wait, the resend cooldown.
+  const entry = useCodeEntry(t);
+  const national = entry.code;
   /** The number the last code went to; Send stays disabled while it is the one in the fields. */
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [sendWait, setSendWait] = useCountdown();
-  const [cooldown, setCooldown] = useCountdown();
-  const inputRef = useRef<HTMLInputElement>(null);
-
-  const rateLimited = (r: ApiResult<{ duration?: number }>, start: (seconds: number) => void) => {
-    setNotice({ kind: 'warning', text: t('errors.too-many-attempts') });
-    start(retryAfterSeconds(r));
-  };
 
   const onSend = async (e: FormEvent) => {
     e.preventDefault();
-    if (busy || sentTo !== null || sendWait > 0) return;
-    if (!national.trim()) {
-      setFieldError(t('validation.required'));
-      inputRef.current?.focus();
-      return;
-    }
+    if (sentTo !== null) return;
+    if (!national.trim()) return entry.invalid(t('validation.required'));
     const contact = mobileE164(region, national);
-    if (!contact) {
-      setFieldError(t('validation.invalidMobile'));
-      inputRef.current?.focus();
-      return;
-    }
-    setFieldError(null);
-    setNotice(null);
-    setBusy(true);
-    const r = await api<{ duration?: number; errors?: { contact?: string[] } }>(basePath, 'POST', 'twofa/sms/otp', { contact });
-    setBusy(false);
+    if (!contact) return entry.invalid(t('validation.invalidMobile'));
+    const r = await entry.attempt(() => api<{ errors?: { contact?: string[] } }>(basePath, 'POST', 'twofa/sms/otp', { contact }));
+    if (!r) return;
+    entry.idle();
     if (r.ok) {
       setSentTo(contact);
-      setCooldown(RESEND_COOLDOWN_SECONDS);
-      setNotice({ kind: 'status', text: t('twofa.sentTo', { number: parsePhoneNumberFromString(contact)?.formatInternational() ?? contact }) });
+      entry.setCooldown(RESEND_COOLDOWN_SECONDS);
+      entry.setMessage({ kind: 'success', text: t('twofa.sentTo', { number: parsePhoneNumberFromString(contact)?.formatInternational() ?? contact }) });
       onSent();
       return;
     }
-    if (r.status === 429) return rateLimited(r, setSendWait);
-    if (r.status === 422 && r.data.errors?.contact?.length) {
-      setFieldError(r.data.errors.contact[0]!);
-      inputRef.current?.focus();
-      return;
-    }
+    if (r.status === 422 && r.data.errors?.contact?.length) return entry.invalid(r.data.errors.contact[0]!);
     onFail(r);
   };
 
-  const onResend = async () => {
-    if (busy || cooldown > 0) return;
-    setNotice(null);
-    setBusy(true);
-    const r = await api<{ duration?: number }>(basePath, 'POST', 'twofa/sms/otp/resend');
-    setBusy(false);
-    if (r.ok) {
-      setCooldown(RESEND_COOLDOWN_SECONDS);
-      setNotice({ kind: 'status', text: t('twofa.resent') });
-      return;
-    }
-    if (r.status === 429) return rateLimited(r, setCooldown);
-    onFail(r);
-  };
+  const onResend = () => void entry.resend(() => api(basePath, 'POST', 'twofa/sms/otp/resend'), t('twofa.resent'), onFail);
 
-  const changed = () => {
-    setFieldError(null);
-    setSentTo(null);
-  };
+  const changed = () => setSentTo(null);
 
   return (
     <div>
       <p className="mt-0">{t('twofa.smsIntro')}</p>
-      <Notice notice={notice} testId="twofa-sms-notice" />
+      <StepMessages entry={entry} testId="twofa-sms" lockedText={() => t('errors.too-many-attempts')} />
       <form noValidate onSubmit={onSend} className="flex flex-col gap-4">
         <div className="flex flex-wrap gap-4">
           <div className="min-w-0 flex-1 basis-56">
@@ -148,22 +111,22 @@ export default function TwofaSms({ lang, basePath, onSent, onFail }: TwofaSmsPro
               {t('twofa.mobileNumber')}
             </label>
             <input
-              ref={inputRef}
+              ref={entry.inputRef}
               id="twofa-mobile"
               type="tel"
               autoComplete="tel-national"
               value={national}
-              aria-invalid={fieldError ? true : undefined}
-              aria-describedby={fieldError ? 'twofa-mobile-error' : 'twofa-mobile-hint'}
+              aria-invalid={entry.fieldError ? true : undefined}
+              aria-describedby={entry.fieldError ? 'twofa-mobile-error' : 'twofa-mobile-hint'}
               onChange={(e) => {
-                setNational(e.target.value);
+                entry.setCode(e.target.value);
                 changed();
               }}
               className={FIELD}
             />
-            {fieldError ? (
+            {entry.fieldError ? (
               <p id="twofa-mobile-error" className="m-0 mt-1 text-sm text-red-800">
-                {fieldError}
+                {entry.fieldError}
               </p>
             ) : (
               <p id="twofa-mobile-hint" className="m-0 mt-1 text-sm text-slate-700">
@@ -173,28 +136,17 @@ export default function TwofaSms({ lang, basePath, onSent, onFail }: TwofaSmsPro
           </div>
         </div>
         <div>
-          <button type="submit" disabled={busy || sentTo !== null || sendWait > 0} className={BUTTON_PRIMARY}>
+          <button type="submit" disabled={entry.busy || sentTo !== null || entry.lockedFor > 0} className={buttonClass('primary')}>
             {t('twofa.send')}
           </button>
         </div>
       </form>
-      {sendWait > 0 && (
+      {entry.lockedFor > 0 && (
         <p className="m-0 mt-2 text-sm text-slate-700" data-testid="send-countdown">
-          {t('twofa.sendIn', { time: formatCountdown(sendWait) })}
+          {t('twofa.sendIn', { time: formatCountdown(entry.lockedFor) })}
         </p>
       )}
-      {sentTo !== null && (
-        <div className="mt-4 flex flex-wrap items-center gap-4">
-          <button type="button" onClick={() => void onResend()} disabled={busy || cooldown > 0} className={LINK_BUTTON}>
-            {t('twofa.resend')}
-          </button>
-          {cooldown > 0 && (
-            <span className="text-sm text-slate-700" data-testid="resend-countdown">
-              {t('twofa.resendIn', { time: formatCountdown(cooldown) })}
-            </span>
-          )}
-        </div>
-      )}
+      {sentTo !== null && <ResendRow t={t} ns="twofa" entry={entry} onResend={onResend} />}
     </div>
   );
 }

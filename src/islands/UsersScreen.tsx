@@ -5,12 +5,13 @@
 // done, and the one-time intro tour. After a change it reads the list again with the same query.
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
-import { browserTimeZone, SERVER_TIME_ZONE } from '../shared/dates';
 import { getT, type Lang, type T } from '../shared/i18n';
 import { listApiQuery, listQueryString, type ListQuery } from '../shared/people-ui';
-import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, BTN_SMALL_DANGER, ConfirmDialog, Toast, useToast } from './admin-parts';
+import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, ConfirmDialog, Toast, useToast } from './admin-parts';
 import { ImportDialog } from './import-dialog';
-import { DateCell, deleteUser, DeletingChip, EmptyRow, PendingChip, LINK, Pager, RelativeTime, SortHeader, TABLE, TABLE_WRAP, TD, TH, useDeletingPoll } from './people-parts';
+import { DataTable, Pager, type DataColumn } from './kit/DataTable';
+import RelativeTime from './kit/RelativeTime';
+import { DateText, deleteUser, DeletingChip, PendingChip, LINK, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
 import { UserDialog } from './user-dialog';
 
@@ -49,7 +50,6 @@ export default function UsersScreen(p: UsersScreenProps) {
   const [departments, setDepartments] = useState(p.departments);
   const [hydrated, setHydrated] = useState(false);
   const [now, setNow] = useState(p.now);
-  const [timeZone, setTimeZone] = useState(SERVER_TIME_ZONE);
   const [invited, setInvited] = useState<Set<number>>(new Set());
   const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; user: PersonRow } | null>(null);
   const [importOpen, setImportOpen] = useState(false);
@@ -64,7 +64,6 @@ export default function UsersScreen(p: UsersScreenProps) {
   useEffect(() => {
     setHydrated(true);
     setNow(Date.now());
-    setTimeZone(browserTimeZone());
     setInvited(invitedThisSession());
     // Spec 02: the intro tour on the add-user button, once, when the tenant has exactly one user.
     try {
@@ -168,8 +167,9 @@ export default function UsersScreen(p: UsersScreenProps) {
     show('error', t(r.data.message === 'cannot-enable-sso-for-all-users' ? 'people.errors.cannotEnableSsoForAll' : 'errors.generic'), 10_000);
   };
 
-  const cols = 8 + (list.schedulerAllowed ? 1 : 0) + (list.ssoOptionsVisible ? 1 : 0);
-  const sortProps = { t, query: p.query, dateColumns: DATE_COLUMNS, path };
+  // An invited existing account: only its address is this tenant's until the person accepts.
+  const who = (u: PersonRow) => (u.invitation_pending ? u.email : u.name);
+  const columns = userColumns({ t, lang: p.lang, now, list, invited, hydrated, onResend: (u) => void resendOne(u) });
   const confirmUser = confirm && confirm.kind !== 'invite-all' ? confirm.user : null;
 
   return (
@@ -296,62 +296,41 @@ export default function UsersScreen(p: UsersScreenProps) {
       <h2 ref={headingRef} tabIndex={-1} className="sr-only">
         {t('people.users.listHeading')}
       </h2>
-      <div className={TABLE_WRAP}>
-        <table className={TABLE} data-testid="users-table">
-          <caption className="sr-only">{t('people.users.caption', { count: list.total })}</caption>
-          <thead className="bg-slate-100">
-            <tr>
-              <th scope="col" className={TH}>
-                {t('people.cols.department')}
-              </th>
-              {list.schedulerAllowed && (
-                <th scope="col" className={TH}>
-                  {t('people.cols.additionalDepartments')}
-                </th>
-              )}
-              <SortHeader {...sortProps} label={t('people.cols.name')} column="name" />
-              <SortHeader {...sortProps} label={t('people.cols.email')} column="email" />
-              <th scope="col" className={TH}>
-                {t('people.cols.role')}
-              </th>
-              <SortHeader {...sortProps} label={t('people.cols.lastActive')} column="last_active_at" />
-              {list.ssoOptionsVisible && (
-                <th scope="col" className={TH}>
-                  {t('people.cols.sso')}
-                </th>
-              )}
-              <th scope="col" className={TH}>
-                {t('people.cols.twofa')}
-              </th>
-              <SortHeader {...sortProps} label={t('people.cols.createdAt')} column="created_at" />
-              <th scope="col" className={TH}>
-                {t('people.cols.actions')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.length === 0 && <EmptyRow colSpan={cols}>{t(p.query.q ? 'people.users.noMatch' : 'people.users.empty')}</EmptyRow>}
-            {list.data.map((u) => (
-              <UserRow
-                key={u.id}
-                t={t}
-                lang={p.lang}
-                u={u}
-                now={now}
-                timeZone={timeZone}
-                hydrated={hydrated}
-                schedulerAllowed={list.schedulerAllowed}
-                ssoOptions={list.ssoOptionsVisible}
-                invited={invited.has(u.id)}
-                onResend={() => void resendOne(u)}
-                onEdit={() => setDialog({ kind: 'edit', user: u })}
-                onDeactivate={() => setConfirm({ kind: 'deactivate', user: u })}
-                onDelete={() => setConfirm({ kind: 'delete', user: u })}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable<PersonRow>
+        t={t}
+        testId="users-table"
+        caption={t('people.users.caption', { count: list.total })}
+        columns={columns}
+        rows={list.data}
+        rowKey={(u) => u.id}
+        rowAttrs={(u) => ({ 'data-testid': 'user-row', 'data-id': u.id, 'data-email': u.email })}
+        sort={{ query: p.query, path, dateColumns: DATE_COLUMNS }}
+        minWidth="min-w-[56rem]"
+        actions={{
+          kind: 'menu',
+          header: t('people.cols.actions'),
+          width: p.lang === 'ja' ? 'w-[5.5rem]' : 'w-[6.5rem]',
+          menuLabel: (u) => t('people.deactivated.menuLabel', { name: who(u) }),
+          disabled: (u) => !hydrated || u.operationStatus === 'deleting',
+          items: (u) => [
+            { label: t('admin.common.edit'), ariaLabel: t('people.users.editLabel', { name: who(u) }), disabled: u.invitation_pending, onSelect: () => setDialog({ kind: 'edit', user: u }) },
+            { label: t('people.users.deactivate'), ariaLabel: t('people.users.deactivateLabel', { name: who(u) }), disabled: u.invitation_pending, onSelect: () => setConfirm({ kind: 'deactivate', user: u }) },
+            { label: t('admin.common.delete'), ariaLabel: t('people.users.deleteLabel', { name: who(u) }), danger: true, onSelect: () => setConfirm({ kind: 'delete', user: u }) },
+          ],
+        }}
+        empty={
+          p.query.q
+            ? { text: t('people.users.noMatch'), action: <a className={LINK} href={`${path}${listQueryString({ ...p.query, q: '', page: 1 })}`}>{t('people.users.clearSearch')}</a> }
+            : {
+                text: t('people.users.empty'),
+                action: (
+                  <button type="button" className={BTN_PRIMARY} disabled={addDisabled} onClick={() => setDialog({ kind: 'add' })}>
+                    {t('people.users.add')}
+                  </button>
+                ),
+              }
+        }
+      />
       <Pager t={t} query={p.query} total={list.total} path={path} />
 
       {hydrated && (
@@ -364,6 +343,7 @@ export default function UsersScreen(p: UsersScreenProps) {
           apps={apps}
           schedulerAllowed={list.schedulerAllowed}
           ssoOptions={list.ssoOptionsVisible}
+          lastAdmin={dialog?.kind === 'edit' && Boolean(dialog.user.is_admin) && list.counts.admins <= 1}
           onClose={() => setDialog(null)}
           onSaved={(message, saved) => {
             setDialog(null);
@@ -418,6 +398,77 @@ export default function UsersScreen(p: UsersScreenProps) {
   );
 }
 
+/**
+ * The users table's columns (widths add up to fit the 1280px screen's content column beside the
+ * drawer, in both languages; long values are cut and whole in a tooltip).
+ */
+function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invited: Set<number>; hydrated: boolean; onResend: (u: PersonRow) => void }): DataColumn<PersonRow>[] {
+  const { t } = p;
+  const cols: (DataColumn<PersonRow> | false)[] = [
+    { key: 'department', header: t('people.cols.department'), width: 'w-[6rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
+    p.list.schedulerAllowed && {
+      key: 'additional',
+      header: t('people.cols.additionalDepartments'),
+      width: 'w-[6rem]',
+      truncate: (u) => u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-',
+      render: (u) => u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-',
+    },
+    {
+      key: 'name',
+      header: t('people.cols.name'),
+      width: 'w-[8rem]',
+      sortable: true,
+      truncate: (u) => u.name,
+      render: (u) => (
+        <>
+          <span className="font-medium">{u.name}</span>
+          {u.invitation_pending && <PendingChip t={t} />}
+          {u.operationStatus === 'deleting' && <DeletingChip t={t} />}
+        </>
+      ),
+    },
+    { key: 'email', header: t('people.cols.email'), sortable: true, truncate: (u) => u.email, render: (u) => u.email },
+    { key: 'role', header: t('people.cols.role'), width: 'w-[6.5rem]', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
+    {
+      key: 'last_active_at',
+      header: t('people.cols.lastActive'),
+      width: 'w-[7rem]',
+      sortable: true,
+      render: (u) => {
+        if (u.invitation_pending) return '-';
+        if (u.last_active_at) return <RelativeTime value={u.last_active_at} now={p.now} lang={p.lang} testId="last-active" />;
+        // Registered but never signed in: nothing to resend (the server answers already-registered),
+        // and the count "never active" covers them. The button is for those not registered yet,
+        // the people "not registered (invited)" counts and "resend to all" reaches.
+        if (u.isRegistered) return <span className="text-slate-700" data-testid="never-active">{t('people.users.neverActive')}</span>;
+        const sent = p.invited.has(u.id);
+        return (
+          <button
+            type="button"
+            className="rounded border border-slate-600 bg-white px-2 py-1 text-xs text-slate-900 hover:bg-slate-100 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700"
+            disabled={!p.hydrated || u.operationStatus === 'deleting' || sent}
+            onClick={() => p.onResend(u)}
+            aria-label={sent ? undefined : t('people.users.resendLabel', { name: u.invitation_pending ? u.email : u.name })}
+          >
+            {t(sent ? 'people.users.inviteSent' : 'people.users.resend')}
+          </button>
+        );
+      },
+    },
+    p.list.ssoOptionsVisible && { key: 'sso', header: t('people.cols.sso'), width: 'w-[4.5rem]', render: (u) => t(u.is_sso_enabled ? 'people.users.on' : 'people.users.off') },
+    { key: 'twofa', header: t('people.cols.twofa'), width: 'w-[5.5rem]', render: (u) => t(u.isTwofaEnabled ? 'people.users.on' : 'people.users.off') },
+    {
+      key: 'created_at',
+      header: t('people.cols.createdAt'),
+      width: 'w-[8rem]',
+      sortable: true,
+      className: 'whitespace-nowrap',
+      render: (u) => <DateText value={u.created_at} lang={p.lang} />,
+    },
+  ];
+  return cols.filter((c): c is DataColumn<PersonRow> => c !== false);
+}
+
 function DeactivateText({ t, user }: { t: T; user: PersonRow }) {
   return (
     <>
@@ -431,70 +482,5 @@ function DeactivateText({ t, user }: { t: T; user: PersonRow }) {
         </>
       )}
     </>
-  );
-}
-
-function UserRow(p: {
-  t: T;
-  lang: Lang;
-  u: PersonRow;
-  now: number;
-  timeZone: string;
-  hydrated: boolean;
-  schedulerAllowed: boolean;
-  ssoOptions: boolean;
-  invited: boolean;
-  onResend: () => void;
-  onEdit: () => void;
-  onDeactivate: () => void;
-  onDelete: () => void;
-}) {
-  const { t, u } = p;
-  const isDeleting = u.operationStatus === 'deleting';
-  const dis = !p.hydrated || isDeleting;
-  // An invited existing account: only its address is this tenant's until the person accepts.
-  const pending = u.invitation_pending;
-  const who = pending ? u.email : u.name;
-  return (
-    <tr className="border-t border-slate-200" data-testid="user-row" data-id={u.id} data-email={u.email}>
-      <td className={TD}>{u.department?.name ?? '-'}</td>
-      {p.schedulerAllowed && <td className={TD}>{u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-'}</td>}
-      <td className={TD}>
-        <span className="font-medium">{u.name}</span>
-        {pending && <PendingChip t={t} />}
-        {isDeleting && <DeletingChip t={t} />}
-      </td>
-      <td className={`${TD} break-all`}>{u.email}</td>
-      <td className={TD}>{t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal')}</td>
-      <td className={TD}>
-        {pending ? (
-          '-'
-        ) : u.last_active_at ? (
-          <RelativeTime value={u.last_active_at} now={p.now} lang={p.lang} timeZone={p.timeZone} />
-        ) : (
-          <button type="button" className={BTN_SMALL} disabled={dis || p.invited} onClick={p.onResend} aria-label={p.invited ? undefined : t('people.users.resendLabel', { name: who })}>
-            {t(p.invited ? 'people.users.inviteSent' : 'people.users.resend')}
-          </button>
-        )}
-      </td>
-      {p.ssoOptions && <td className={TD}>{t(u.is_sso_enabled ? 'people.users.on' : 'people.users.off')}</td>}
-      <td className={TD}>{t(u.isTwofaEnabled ? 'people.users.on' : 'people.users.off')}</td>
-      <td className={`${TD} whitespace-nowrap`}>
-        <DateCell value={u.created_at} lang={p.lang} timeZone={p.timeZone} />
-      </td>
-      <td className={TD}>
-        <div className="flex gap-1 whitespace-nowrap">
-          <button type="button" className={BTN_SMALL} disabled={dis || pending} onClick={p.onEdit} aria-label={t('people.users.editLabel', { name: who })}>
-            {t('admin.common.edit')}
-          </button>
-          <button type="button" className={BTN_SMALL} disabled={dis || pending} onClick={p.onDeactivate} aria-label={t('people.users.deactivateLabel', { name: who })}>
-            {t('people.users.deactivate')}
-          </button>
-          <button type="button" className={BTN_SMALL_DANGER} disabled={dis} onClick={p.onDelete} aria-label={t('people.users.deleteLabel', { name: who })}>
-            {t('admin.common.delete')}
-          </button>
-        </div>
-      </td>
-    </tr>
   );
 }

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
+import { buttonClass } from './kit/Button';
 
 export interface VerifyEmailProps {
   lang: Lang;
@@ -61,7 +62,7 @@ export default function VerifyEmail(p: VerifyEmailProps) {
       >
         {t(text)}
       </p>
-      <a href={`${p.basePath}/${p.signedIn ? 'my-account' : 'login'}`} className="mt-4 block w-full rounded bg-blue-800 px-4 py-2 text-center text-base font-medium text-white no-underline hover:bg-blue-900">
+      <a href={`${p.basePath}/${p.signedIn ? 'my-account' : 'login'}`} className={buttonClass('primary', { block: true, className: 'mt-4 block text-center no-underline' })}>
         {t(p.signedIn ? 'verify.continueToAccount' : 'verify.continueToLogin')}
       </a>
     </div>

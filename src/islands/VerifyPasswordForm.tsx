@@ -1,11 +1,11 @@
 // Password re-entry before the account's two-factor screens (spec 01 "verify-password", sections
 // 5, 7 and 8): POST password/verify; wrong_password shows 'wrong password'; success goes on to the
-// page named by the redirect query (checked on the server: twofa or a same-portal path).
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+// page named by the redirect query (checked on the server: twofa or a same-portal path). One
+// attempt at a time and the throttle's countdown are the kit's code-step state.
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import { PasswordInput } from './PasswordFields';
-import { BUTTON_PRIMARY, Notice, retryAfterSeconds, useCountdown } from './twofa-parts';
+import { CodeStepForm, useCodeEntry } from './kit/code-step';
+import { PasswordInput } from './kit/PasswordInput';
 
 export interface VerifyPasswordFormProps {
   lang: Lang;
@@ -18,68 +18,46 @@ export interface VerifyPasswordFormProps {
 
 export default function VerifyPasswordForm({ lang, basePath, redirect, next }: VerifyPasswordFormProps) {
   const t = getT(lang);
-  const [password, setPassword] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'error'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [wait, setWait] = useCountdown();
-  const inputRef = useRef<HTMLInputElement>(null);
+  const entry = useCodeEntry(t);
 
-  // The page is there for this one field.
-  useEffect(() => inputRef.current?.focus(), []);
-
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy || wait > 0) return;
-    if (!password) {
-      setFieldError(t('validation.required'));
-      inputRef.current?.focus();
-      return;
-    }
-    setFieldError(null);
-    setNotice(null);
-    setBusy(true);
-    const r = await api<{ duration?: number }>(basePath, 'POST', 'password/verify', { password, redirect });
+  const verify = async (password: string) => {
+    if (!password) return entry.invalid(t('validation.required'));
+    const r = await entry.attempt(() => api(basePath, 'POST', 'password/verify', { password, redirect }));
+    if (!r) return;
     if (r.ok) return window.location.assign(next);
-    setBusy(false);
-    if (r.status === 429) return setWait(retryAfterSeconds(r));
-    setNotice({ kind: 'error', text: t(r.data.message === 'wrong_password' ? 'verifyPassword.wrong' : 'errors.generic') });
-    inputRef.current?.select();
+    entry.refuse(t(r.data.message === 'wrong_password' ? 'verifyPassword.wrong' : 'errors.generic'));
   };
 
   return (
     <div>
-      <div aria-live="polite">
-        {wait > 0 && (
-          <p role="alert" className="m-0 mb-4 rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="verify-password-throttle">
-            {t('verifyPassword.throttled', { seconds: wait })}
-          </p>
-        )}
-      </div>
-      <Notice notice={notice} testId="verify-password-error" />
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        <PasswordInput
-          t={t}
-          id="verify-password"
-          label={t('verifyPassword.password')}
-          value={password}
-          onChange={(v) => {
-            setPassword(v);
-            setFieldError(null);
-          }}
-          autoComplete="current-password"
-          error={fieldError}
-          inputRef={inputRef}
-        />
-        <div className="flex flex-wrap items-center gap-4">
-          <button type="submit" disabled={busy || wait > 0} className={BUTTON_PRIMARY}>
-            {t('verifyPassword.submit')}
-          </button>
-          <a href={`${basePath}/my-account`} className="text-blue-800 underline">
-            {t('common.backToMyAccount')}
-          </a>
-        </div>
-      </form>
+      <CodeStepForm
+        t={t}
+        entry={entry}
+        ns="verifyPassword"
+        testId="verify-password"
+        hint=""
+        lockedText={(seconds) => t('verifyPassword.throttled', { seconds })}
+        onSubmit={(password) => void verify(password)}
+        complete
+        block={false}
+        field={
+          <PasswordInput
+            t={t}
+            id="verify-password"
+            label={t('verifyPassword.password')}
+            value={entry.code}
+            onChange={entry.setCode}
+            autoComplete="current-password"
+            error={entry.fieldError}
+            inputRef={entry.inputRef}
+          />
+        }
+      />
+      <p className="mb-0 mt-4">
+        <a href={`${basePath}/my-account`} className="text-blue-800 underline">
+          {t('common.backToMyAccount')}
+        </a>
+      </p>
     </div>
   );
 }

@@ -2,103 +2,27 @@
 // error, an on/off switch, a confirmation dialog and the snackbar ("toast") with the spec's
 // durations (section 9: 3000 ms by default; errors stay 10 s, as on the account screens, so
 // there is time to read them). Not an island itself.
-import { useCallback, useEffect, useRef, useState, type ReactNode, type Ref } from 'react';
-import type { T } from '../shared/i18n';
-import Dialog from './Dialog';
+import { useRef, type ReactNode, type Ref } from 'react';
+import Dialog from './kit/Dialog';
+import LiveAlert from './kit/Alert';
+import { BUTTON_VARIANTS } from './kit/Button';
 
-export const BTN_PRIMARY =
-  'rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
-export const BTN_SECONDARY =
-  'rounded border border-slate-600 bg-white px-4 py-2 text-base text-slate-900 hover:bg-slate-100 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
-export const BTN_DANGER =
-  'rounded bg-red-800 px-4 py-2 text-base font-medium text-white hover:bg-red-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
-export const BTN_SMALL =
-  'rounded border border-slate-600 bg-white px-3 py-1 text-sm text-slate-900 hover:bg-slate-100 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
-export const BTN_SMALL_DANGER =
-  'rounded border border-red-800 bg-white px-3 py-1 text-sm text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
+export const BTN_PRIMARY = BUTTON_VARIANTS.primary;
+export const BTN_SECONDARY = BUTTON_VARIANTS.secondary;
+export const BTN_DANGER = BUTTON_VARIANTS.danger;
+export const BTN_SMALL = BUTTON_VARIANTS.small;
+export const BTN_SMALL_DANGER = BUTTON_VARIANTS['small-danger'];
 export const INPUT = 'mt-1 block w-full rounded border border-slate-500 px-3 py-2 text-base disabled:bg-slate-100 disabled:text-slate-700';
 export const CARD = 'rounded-lg bg-white p-4 shadow';
 
 // ---------------------------------------------------------------------------------------------
-// Toast
+// Toast: the kit's (drawn above a modal dialog's backdrop).
 
-export type ToastKind = 'success' | 'error';
-export interface ToastMessage {
-  id: number;
-  kind: ToastKind;
-  text: string;
-  timeoutMs: number;
-}
-
-export const TOAST_MS = 3000;
-export const ERROR_TOAST_MS = 10_000;
-
-/** One toast at a time; a new one replaces the old. */
-export function useToast(initial?: { kind: ToastKind; text: string } | null) {
-  const [toast, setToast] = useState<ToastMessage | null>(
-    initial ? { id: 0, ...initial, timeoutMs: initial.kind === 'error' ? ERROR_TOAST_MS : TOAST_MS } : null,
-  );
-  const next = useRef(1);
-  const show = useCallback((kind: ToastKind, text: string, timeoutMs?: number) => {
-    setToast({ id: next.current++, kind, text, timeoutMs: timeoutMs ?? (kind === 'error' ? ERROR_TOAST_MS : TOAST_MS) });
-  }, []);
-  const close = useCallback(() => setToast(null), []);
-  return { toast, show, close };
-}
-
-/**
- * The live region is on the page from the first paint, so screen readers announce what later
- * appears in it. The toast stays while the pointer or the focus is on it.
- */
-export function Toast({ t, toast, onClose }: { t: T; toast: ToastMessage | null; onClose: () => void }) {
-  const [held, setHeld] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!toast || held) return;
-    const id = setTimeout(onClose, toast.timeoutMs);
-    return () => clearTimeout(id);
-  }, [toast, held]);
-  useEffect(() => setHeld(false), [toast?.id]);
-  const style = toast?.kind === 'error' ? 'border-red-700 bg-red-50 text-red-900' : 'border-green-700 bg-green-50 text-green-900';
-  return (
-    <div aria-live="polite" className="fixed bottom-4 right-4 z-40 max-w-md">
-      {toast && (
-        <div
-          key={toast.id}
-          ref={ref}
-          role={toast.kind === 'error' ? 'alert' : 'status'}
-          onMouseEnter={() => setHeld(true)}
-          onMouseLeave={() => setHeld(false)}
-          onFocus={() => setHeld(true)}
-          onBlur={(e) => {
-            if (!ref.current?.contains(e.relatedTarget as Node | null)) setHeld(false);
-          }}
-          className={`flex items-start gap-3 rounded border p-4 shadow-lg ${style}`}
-          data-testid="toast"
-        >
-          <p className="m-0 flex-1">{toast.text}</p>
-          <button type="button" onClick={onClose} aria-label={t('admin.common.dismiss')} className="rounded border border-current bg-white px-2 py-0.5 text-sm">
-            {t('admin.common.close')}
-          </button>
-        </div>
-      )}
-    </div>
-  );
-}
+export { ERROR_TOAST_MS, Toast, TOAST_MS, useToast, type ToastKind, type ToastMessage } from './kit/Toast';
 
 /** An inline message that screen readers announce (an alert for errors, a status otherwise). */
 export function InlineNotice({ kind, text, testId }: { kind: 'error' | 'warning' | 'success'; text: string | null; testId?: string }) {
-  const style =
-    kind === 'error' ? 'border-red-700 bg-red-50 text-red-900' : kind === 'warning' ? 'border-amber-700 bg-amber-50 text-amber-900' : 'border-green-700 bg-green-50 text-green-900';
-  return (
-    <div aria-live="polite">
-      {text && (
-        <p role={kind === 'success' ? 'status' : 'alert'} className={`m-0 mb-4 rounded border p-3 ${style}`} data-testid={testId}>
-          {text}
-        </p>
-      )}
-    </div>
-  );
+  return <LiveAlert message={text ? { kind, text } : null} testId={testId} />;
 }
 
 // ---------------------------------------------------------------------------------------------

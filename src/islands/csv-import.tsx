@@ -11,7 +11,7 @@ import type { T } from '../shared/i18n';
 import type { ImportJobProgress } from '../shared/people-schemas';
 import { checkCsvFile, compareHeaders, SAMPLE_CSV_NAME } from '../shared/people-ui';
 import { BTN_PRIMARY, BTN_SECONDARY, InlineNotice } from './admin-parts';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import { LINK, uploadWithProgress } from './people-parts';
 
 export type ImportMode = 'add' | 'update';

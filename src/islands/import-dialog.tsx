@@ -7,7 +7,7 @@ import { browserTimeZone } from '../shared/dates';
 import type { Lang, T } from '../shared/i18n';
 import { BTN_SECONDARY } from './admin-parts';
 import { CsvImport } from './csv-import';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import { DateCell, EmptyRow, TABLE, TD, TH } from './people-parts';
 import type { ImportLogRow } from './people-types';
 

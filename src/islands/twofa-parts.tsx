@@ -1,127 +1,24 @@
-// Pieces the two-factor islands share (account setup, setup at login, code and backup-code
-// pages): the 6-digit code field, the backup-codes panel (download, print, copy), the QR panel,
-// a one-second countdown and the wait a rate-limited answer asks for.
-import { useEffect, useId, useRef, useState, type Ref } from 'react';
+// Pieces the two-factor islands share (account setup, setup at login, backup-code regeneration):
+// the backup-codes panel (download, print, copy) and the QR panel. The code boxes, the countdowns
+// and the wait a rate-limited answer asks for are the island kit's (kit/code-step.tsx).
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ApiResult } from '../shared/api';
 import type { T } from '../shared/i18n';
-import { otpProblem } from '../shared/form-rules';
+import { BUTTON_VARIANTS } from './kit/Button';
+import CopyButton from './kit/CopyButton';
 
-export const CODE_LENGTH = 6;
-/** Resend cooldown after a successful send (spec 01 section 9). */
-export const RESEND_COOLDOWN_SECONDS = 60;
+export { CODE_LENGTH, RESEND_COOLDOWN_SECONDS, retryAfterSeconds } from '../shared/code-entry';
+export { useCountdown } from './kit/code-step';
 
-export const BUTTON_PRIMARY =
-  'rounded bg-blue-800 px-4 py-2 text-base font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900';
-export const BUTTON_SECONDARY =
-  'rounded border border-slate-600 bg-white px-4 py-2 text-base text-slate-900 hover:bg-slate-100 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
-export const LINK_BUTTON =
-  'border-0 bg-transparent p-0 text-base text-blue-800 underline disabled:cursor-not-allowed disabled:text-slate-700 disabled:no-underline';
+export const BUTTON_PRIMARY = BUTTON_VARIANTS.primary;
+export const BUTTON_SECONDARY = BUTTON_VARIANTS.secondary;
+export const LINK_BUTTON = BUTTON_VARIANTS.link;
 export const FIELD = 'mt-1 block w-full rounded border border-slate-500 px-3 py-2 text-base';
 
 /** Where a failed account 2FA call sends the browser (spec 01 section 8 "Two-factor enable"). */
 export function failedSetupUrl(basePath: string, r: ApiResult): string {
   if (r.status === 403 && r.data.message === 'password-verification-required') return `${basePath}/verify-password?redirect=twofa`;
   return `${basePath}/my-account?notice=twofa-error`;
-}
-
-/** One tick a second down to zero. */
-export function useCountdown(initial = 0): [number, (seconds: number) => void] {
-  const [left, setLeft] = useState(initial);
-  useEffect(() => {
-    if (left <= 0) return;
-    const id = setTimeout(() => setLeft((s) => s - 1), 1000);
-    return () => clearTimeout(id);
-  }, [left]);
-  return [left, setLeft];
-}
-
-/**
- * Seconds a 429 answer asks the client to wait: until the reset time of `X-RateLimit-Reset` (epoch
- * seconds; spec 01 section 4: "the countdown uses the reset time from the response header"), but
- * never longer than `Retry-After` (the reset is rounded up to a whole second); else `Retry-After`,
- * else the body's `duration`, else a minute.
- */
-export function retryAfterSeconds(r: ApiResult<{ duration?: number }>, nowMs = Date.now()): number {
-  const after = Number(r.headers.get('Retry-After') ?? NaN);
-  const retryAfter = Number.isFinite(after) && after > 0 ? Math.ceil(after) : null;
-  const reset = Number(r.headers.get('X-RateLimit-Reset') ?? NaN);
-  if (Number.isFinite(reset) && reset > 0) {
-    const left = Math.ceil(reset - nowMs / 1000);
-    if (left > 0) return retryAfter === null ? left : Math.min(left, retryAfter);
-  }
-  if (retryAfter !== null) return retryAfter;
-  return typeof r.data.duration === 'number' && r.data.duration > 0 ? Math.ceil(r.data.duration) : RESEND_COOLDOWN_SECONDS;
-}
-
-/** The field's error for a code that is not six half-width digits (never converted), or null. */
-export function otpError(t: T, otp: string): string | null {
-  const problem = otpProblem(otp);
-  return problem ? t(problem) : null;
-}
-
-export interface CodeFieldProps {
-  id: string;
-  label: string;
-  hint: string;
-  value: string;
-  onChange: (value: string) => void;
-  error: string | null;
-  inputRef?: Ref<HTMLInputElement>;
-  disabled?: boolean;
-}
-
-/** A one-time code: six characters, numeric keyboard, filled from SMS/OTP autofill where offered. */
-export function CodeField(p: CodeFieldProps) {
-  return (
-    <div>
-      <label htmlFor={p.id} className="font-medium">
-        {p.label}
-      </label>
-      <input
-        ref={p.inputRef}
-        id={p.id}
-        name="otp"
-        type="text"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={CODE_LENGTH}
-        value={p.value}
-        disabled={p.disabled}
-        aria-invalid={p.error ? true : undefined}
-        aria-describedby={p.error ? `${p.id}-error` : `${p.id}-hint`}
-        onChange={(e) => p.onChange(e.target.value)}
-        className="mt-1 block w-full rounded border border-slate-500 px-3 py-2 text-lg tracking-widest"
-      />
-      {p.error ? (
-        <p id={`${p.id}-error`} className="m-0 mt-1 text-sm text-red-800">
-          {p.error}
-        </p>
-      ) : (
-        <p id={`${p.id}-hint`} className="m-0 mt-1 text-sm text-slate-700">
-          {p.hint}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** A message area that screen readers announce: an alert for errors, a status otherwise. */
-export function Notice({ notice, testId }: { notice: { kind: 'error' | 'status' | 'warning'; text: string } | null; testId: string }) {
-  const style =
-    notice?.kind === 'error'
-      ? 'border-red-700 bg-red-50 text-red-900'
-      : notice?.kind === 'warning'
-        ? 'border-amber-700 bg-amber-50 text-amber-900'
-        : 'border-green-700 bg-green-50 text-green-900';
-  return (
-    <div aria-live="polite">
-      {notice && (
-        <p role={notice.kind === 'status' ? 'status' : 'alert'} className={`m-0 mb-4 rounded border p-3 ${style}`} data-testid={testId}>
-          {notice.text}
-        </p>
-      )}
-    </div>
-  );
 }
 
 export type SavedBy = 'download' | 'print' | 'copy';
@@ -216,8 +113,12 @@ export function BackupCodesPanel({ t, codes, email, onSaved }: BackupCodesPanelP
   );
 }
 
-/** The authenticator app's QR code (an SVG data URL from the server) and the key to type instead. */
-export function QrPanel({ t, qrCode, manualCode }: { t: T; qrCode: string; manualCode: string }) {
+/**
+ * The authenticator app's QR code (an SVG data URL from the server), the key to type instead with
+ * a copy button, and on a phone (where nothing can scan its own screen) the otpauth:// link that
+ * hands the same key to the authenticator app installed there.
+ */
+export function QrPanel({ t, qrCode, manualCode, otpauthUrl }: { t: T; qrCode: string; manualCode: string; otpauthUrl?: string | null }) {
   return (
     <div className="flex flex-wrap items-start gap-4">
       <img src={qrCode} alt={t('twofa.qrAlt')} width={192} height={192} className="h-48 w-48 rounded border border-slate-300 bg-white" data-testid="twofa-qr" />
@@ -226,6 +127,17 @@ export function QrPanel({ t, qrCode, manualCode }: { t: T; qrCode: string; manua
         <p className="m-0 mt-1 break-all font-mono text-lg">
           <code data-testid="twofa-manual-code">{manualCode}</code>
         </p>
+        <div className="mt-2">
+          <CopyButton t={t} text={manualCode.replace(/\s+/g, '')} label={t('twofa.copyKey')} testId="twofa-copy-key" />
+        </div>
+        {otpauthUrl && (
+          <p className="m-0 mt-3">
+            <a href={otpauthUrl} className="text-blue-800 underline" data-testid="twofa-otpauth-link">
+              {t('twofa.openInApp')}
+            </a>
+            <span className="block text-sm text-slate-700">{t('twofa.openInAppHint')}</span>
+          </p>
+        )}
       </div>
     </div>
   );

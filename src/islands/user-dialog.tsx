@@ -11,7 +11,7 @@ import { userInputSchema } from '../shared/people-schemas';
 import { additionalWithoutMain } from '../shared/people-ui';
 import { BTN_PRIMARY, BTN_SECONDARY, ConfirmDialog, InlineNotice, Switch, TextField } from './admin-parts';
 import { CsvImport } from './csv-import';
-import Dialog from './Dialog';
+import Dialog from './kit/Dialog';
 import type { AllowedAppInfo, DepartmentRef, PersonRow } from './people-types';
 
 
@@ -25,6 +25,8 @@ export interface UserDialogProps {
   apps: AllowedAppInfo[];
   schedulerAllowed: boolean;
   ssoOptions: boolean;
+  /** The user is the tenant's only active admin: the admin switch stays on, and says why. */
+  lastAdmin?: boolean;
   onClose: () => void;
   /** A change was saved: the message to show, and whether a toast is an error. */
   /** `user`: the saved row as the server answered it (the list shows it at once). */
@@ -341,10 +343,27 @@ export function UserDialog(p: UserDialogProps) {
         </fieldset>
       )}
       {!deactivated && (
-        <label className="flex items-center gap-2">
-          <input type="checkbox" checked={f.isAdmin} onChange={(e) => set({ isAdmin: e.target.checked })} className="h-4 w-4" data-testid="is-admin" />
-          {t('people.form.isAdmin')}
-        </label>
+        <div>
+          <label className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              checked={f.isAdmin}
+              onChange={(e) => set({ isAdmin: e.target.checked })}
+              className="h-4 w-4"
+              data-testid="is-admin"
+              // The server refuses it (cannot-make-last-admin-as-non-admin): say so on the control
+              // rather than after Save.
+              disabled={p.lastAdmin && f.isAdmin}
+              aria-describedby={p.lastAdmin ? `${id}-last-admin` : undefined}
+            />
+            {t('people.form.isAdmin')}
+          </label>
+          {p.lastAdmin && (
+            <p id={`${id}-last-admin`} className="m-0 ml-6 mt-1 text-sm text-slate-700" data-testid="last-admin-reason">
+              {t('people.form.lastAdminReason')}
+            </p>
+          )}
+        </div>
       )}
       {p.ssoOptions && (
         <div className="flex flex-col gap-3">

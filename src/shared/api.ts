@@ -1,8 +1,12 @@
 // The islands' JSON client: same-origin, X-Requested-With on every call (DESIGN.md section 4).
+// `data.message` is typed with the code words of src/shared/error-codes.ts: comparing it with a
+// word the server never sends is a compile error.
+import type { ApiMessage } from './error-codes';
+
 export interface ApiResult<T = Record<string, unknown>> {
   ok: boolean;
   status: number;
-  data: T & { message?: string };
+  data: Omit<T, 'message'> & { message?: ApiMessage };
   headers: Headers;
 }
 
@@ -26,5 +30,5 @@ export async function api<T = Record<string, unknown>>(
   } catch {
     data = {};
   }
-  return { ok: res.ok, status: res.status, data: data as T & { message?: string }, headers: res.headers };
+  return { ok: res.ok, status: res.status, data: data as ApiResult<T>['data'], headers: res.headers };
 }

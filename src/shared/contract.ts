@@ -61,6 +61,15 @@ export function contractState(d: ContractDetails, now: number): ContractState {
   return d.trial_ends_at ? 'trial-ended' : 'none';
 }
 
+/** Whole days left in a running trial, counting a part day as one (null: not under trial). */
+export function trialDaysLeft(d: Pick<ContractDetails, 'contract_starts_at' | 'contract_ends_at' | 'trial_ends_at'>, now: number): number | null {
+  if (!isUnderTrial(d, now) || !d.trial_ends_at) return null;
+  return Math.max(1, Math.ceil((Date.parse(d.trial_ends_at) - now) / 86_400_000));
+}
+
+/** The trial allows every feature (spec 02 section 9: "up to 100 users with all features"). */
+export const TRIAL_USERS_LIMIT = 100;
+
 export type FeatureKey =
   | 'meishi'
   | 'scheduler'

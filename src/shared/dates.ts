@@ -3,11 +3,15 @@
 import type { Lang } from './i18n';
 
 /**
- * The zone a server-rendered date is shown in. Users have no time-zone setting; the product's
- * customers are in Japan, so the server renders Tokyo time and the browser switches to its own
- * zone once an island has hydrated (the first render must match the server's HTML).
+ * The zone every date is shown in: the tenant's. Tenants have no time-zone setting yet and the
+ * product's customers are in Japan, so it is Tokyo time, on the server and in the browser alike,
+ * whatever zone the browser is in, and labelled. Issue 14 found the users table and
+ * devices in the browser's zone beside an audit log in Tokyo time (decision 0032). Its name beside a
+ * time is src/shared/time-zone.ts (apart, so only the islands that show it carry its texts).
  */
-export const SERVER_TIME_ZONE = 'Asia/Tokyo';
+export const TENANT_TIME_ZONE = 'Asia/Tokyo';
+/** @deprecated the same zone as TENANT_TIME_ZONE (kept for callers not yet moved). */
+export const SERVER_TIME_ZONE = TENANT_TIME_ZONE;
 
 const LOCALES: Record<Lang, string> = { ja: 'ja-JP', en: 'en-US' };
 
@@ -40,6 +44,33 @@ export function formatDateTime(value: string | number | Date, lang: Lang, timeZo
   const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
   for (const p of formatter(lang, timeZone).formatToParts(date)) parts[p.type] = p.value;
   return `${parts.year}/${parts.month}/${parts.day} (${parts.weekday}) ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/** "2026/4/27 (月)": the date part alone. */
+export function formatDate(value: string | number | Date, lang: Lang, timeZone: string = TENANT_TIME_ZONE): string {
+  const full = formatDateTime(value, lang, timeZone);
+  return full.slice(0, full.lastIndexOf(' '));
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['week', 7 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+/** "3 hours ago" / "3 時間前": the largest whole unit, by Intl.RelativeTimeFormat. */
+export function timeFromNow(value: number, now: number, lang: Lang): string {
+  const diff = value - now;
+  const abs = Math.abs(diff);
+  const fmt = new Intl.RelativeTimeFormat(LOCALES[lang], { numeric: 'auto' });
+  for (const [unit, ms] of UNITS) {
+    if (abs >= ms || unit === 'second') return fmt.format(Math.round(diff / ms) || 0, unit);
+  }
+  return fmt.format(0, 'second');
 }
 
 /** The browser's own time zone, or the server's when the browser does not say. */

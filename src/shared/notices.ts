@@ -16,10 +16,11 @@ export function accountNotice(value: string | null | undefined): AccountNoticeNa
 
 /**
  * Login with a notice: where the at-login two-factor screens send the user when their pending
- * login cannot go on ("go to login with a generic error", spec 01 section 8). `query` is the
+ * login cannot go on ("go to login with a generic error", spec 01 section 8), and where the pages
+ * of a pending login send a browser that has none (`no-pending-login`). `query` is the
  * screen's own query string (with its `?`), kept so `continue` survives.
  */
-export function loginWithNotice(basePath: string, query: string, notice: 'twofa-error'): string {
+export function loginWithNotice(basePath: string, query: string, notice: 'twofa-error' | 'no-pending-login'): string {
   const params = new URLSearchParams(query);
   params.set('notice', notice);
   return `${basePath}/login?${params.toString()}`;

@@ -59,8 +59,8 @@
 import * as z from 'zod/mini';
 import type { AppKey } from './redirection';
 
-export const PAGE_SIZES = [5, 10, 25, 100] as const;
-export const DEFAULT_PAGE_SIZE = 25;
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './list-query';
+export { DEFAULT_PAGE_SIZE, PAGE_SIZES };
 export const DEACTIVATED_PAGE_SIZE = 25;
 export const USER_SORTS = ['created_at', 'name', 'email', 'last_active_at'] as const;
 export type UserSort = (typeof USER_SORTS)[number];
@@ -206,7 +206,8 @@ export interface UsersPage {
   page: number;
   perPage: number;
   /** Toolbar figures for the whole tenant (active members), independent of the search. */
-  counts: { users: number; neverActive: number; notRegistered: number };
+  /** admins: active admins (the last one cannot stop being one: cannot-make-last-admin-as-non-admin). */
+  counts: { users: number; neverActive: number; notRegistered: number; admins: number };
   /** SSO options show (tenant SSO on, or IdP configured for a tenant manager, and limit > 0). */
   ssoOptionsVisible: boolean;
   /** 'none' | 'some' | 'all' active members with SSO on. */

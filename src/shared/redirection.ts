@@ -72,3 +72,13 @@ function targetsAllowedApp(path: string, tenant: RedirectTenant, basePath: strin
 function continueQuery(continuePath: string | null) {
   return continuePath ? `?continue=${encodeURIComponent(continuePath)}` : '';
 }
+
+/**
+ * The "Step n / total" line of the redirection dialog, numbered by the steps this person is shown
+ * (decision 0033): the organisation chooser is step 1 of 2; the app chooser is step 2 of 2 after
+ * it, and alone it is the only step, which needs no number (null).
+ */
+export function redirectionStep(kind: 'choose-tenant' | 'choose-app', tenantChooserShown: boolean): { step: number; total: number } | null {
+  if (kind === 'choose-tenant') return { step: 1, total: 2 };
+  return tenantChooserShown ? { step: 2, total: 2 } : null;
+}

@@ -58,8 +58,13 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
     </li>
   );
   const appUrl: Record<AppKey, string> = { meishi: config.APP_URL_MEISHI, scheduler: config.APP_URL_SCHEDULER, meishi_operator: config.APP_URL_OPERATOR };
+  const current = data.tenants.length > 1 ? data.tenants.find((x) => x.current) : undefined;
   return (
     <div className="min-h-screen">
+      {/* WCAG 2.4.1: the first thing a keyboard reaches; the toolbar and drawer come before the content. */}
+      <a href="#main" className="skip-link" data-testid="skip-link">
+        {t('frame.skipToContent')}
+      </a>
       <header>
         <Island
           name="Toolbar"
@@ -72,11 +77,14 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
             faqUrl: config.FAQ_URL,
             tenants: data.tenants,
             currentPath: data.currentPath,
+            currentOrganization: current?.name ?? null,
           }}
         />
       </header>
       <div className="flex">
-        <nav id="side-drawer" aria-label={t('drawer.navigation')} className="side-drawer flex w-[250px] shrink-0 flex-col border-r border-slate-200 bg-white">
+        {/* Display is set by the drawer rules of uno.config.ts alone (a display utility here would
+            beat the narrow-screen rule that hides it): a column from 960px up, an overlay below. */}
+        <nav id="side-drawer" aria-label={t('drawer.navigation')} className="side-drawer w-[250px] shrink-0 border-r border-slate-200 bg-white">
           <ul className="m-0 flex-1 list-none p-0 py-2">
             {link('my-account', '/my-account', 'drawer.myAccount')}
             {data.canManagePeople && (
@@ -111,7 +119,8 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
             {t('drawer.version', { version: config.version })}
           </p>
         </nav>
-        <main id="main" className="min-w-0 flex-1 p-6">
+        <div className="drawer-backdrop" aria-hidden="true" data-testid="drawer-backdrop" />
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none md:p-6">
           {data.trialExpired && (
             <Island
               name="TrialExpiredPrompt"

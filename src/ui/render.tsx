@@ -7,6 +7,7 @@ import type { Ctx } from '../routes/env';
 import { allTexts, type Lang } from '../shared/i18n';
 import { pickTexts } from '../shared/texts';
 import { IslandContext, scriptJson, type IslandCollector } from './Island';
+import { PublicCard } from './PublicCard';
 
 export interface PageOptions {
   /** i18n key of the page title ("titles.login"). */
@@ -47,22 +48,28 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+/**
+ * Not found, refused and the like, for a request that has no frame of its own to show (unknown
+ * host, refused address, a public form refused): the public card every signed-out page has. The
+ * app's not-found and error pages use routes/pages/framed.tsx, which also frames signed-in people.
+ */
 export function renderErrorPage(c: Ctx, status: 400 | 403 | 404 | 413 | 415, messageKey: string): Response {
-  const t = c.get('t');
-  const base = c.get('deps').config.BASE_PATH;
+  const { t, lang, deps } = c.var;
+  const base = deps.config.BASE_PATH;
   return renderPage(c, {
-    titleKey: status === 404 ? 'titles.not-found' : 'titles.login',
+    titleKey: status === 404 ? 'titles.not-found' : 'titles.error',
     status,
     body: (
-      <main className="mx-auto max-w-xl p-8">
-        <h1 className="text-2xl font-semibold">{t(status === 404 ? 'titles.not-found' : 'errors.generic')}</h1>
-        <p role="alert">{t(messageKey)}</p>
-        <p>
+      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t(status === 404 ? 'titles.not-found' : 'errors.generic')}>
+        <p role="alert" className="mt-0">
+          {t(messageKey)}
+        </p>
+        <p className="mb-0">
           <a className="text-blue-800 underline" href={`${base}/login`}>
             {t('common.backToLogin')}
           </a>
         </p>
-      </main>
+      </PublicCard>
     ),
   });
 }

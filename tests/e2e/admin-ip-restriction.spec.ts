@@ -87,9 +87,16 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page.getByTestId('ip-switch-error')).toHaveText(x.notWhitelisted(ADMIN_IP));
       await expect(toggle).toHaveAttribute('aria-checked', 'false');
 
-      await ip.fill(ADMIN_IP);
-      await add.click();
+      // "Add my current address" adds it in one step (decision 0033), and is gone once listed.
+      const mine = page.getByTestId('add-current-ip');
+      await expect(mine).toContainText(ADMIN_IP);
+      await mine.click();
       await expect(list.getByRole('row').nth(2)).toContainText(ADMIN_IP);
+      await expect(mine).toHaveCount(0);
+      // The snackbar says so; nothing covers it: it takes a click on its close button.
+      await expect(toast(page)).toHaveText(new RegExp(`^${x.ipAdded}`));
+      await toast(page).getByRole('button').click();
+      await expect(toast(page)).toHaveCount(0);
       // Prefix 32 is shown without a suffix.
       await expect(list.getByRole('row').nth(2).getByRole('cell').first()).toHaveText(ADMIN_IP);
       await ip.fill(`${ADMIN_IP}/32`);

@@ -7,6 +7,7 @@
 // admin, and finally downloads the audit log of all this and reads it back. On a tenant of its
 // own per language (support/people.ts), with axe on every screen and dialog.
 import { readFileSync } from 'node:fs';
+import type { Locator } from '@playwright/test';
 import { BASE, expect, LANGUAGES, test, waitForHydration } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { mailsTo, waitForMail } from './support/mail';
@@ -18,6 +19,12 @@ const AUDIT_HEADER = {
   ja: '日時,操作者,操作者メールアドレス,操作,対象種別,対象ID,IPアドレス,ユーザーエージェント,詳細',
   en: 'Time,Actor,Actor email,Action,Target type,Target id,IP address,User agent,Details',
 };
+
+/** A row's actions are a menu (kit/DataTable.tsx): open it, then pick the action by its name. */
+async function rowAction(row: Locator, menuName: string, actionName: string): Promise<void> {
+  await row.getByRole('button', { name: menuName }).click();
+  await row.getByRole('button', { name: actionName }).click();
+}
 
 for (const { lang, locale } of LANGUAGES) {
   test.describe(`in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
@@ -92,7 +99,7 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(dialog).toBeHidden();
 
       // The user keeps the card app they hold, and takes the scheduler's last seat.
-      await row.getByRole('button', { name: x.edit(name) }).click();
+      await rowAction(row, x.actionsFor(name), x.edit(name));
       const edit = page.getByRole('dialog', { name: x.editDialog });
       await expect(edit.getByRole('checkbox', { name: x.meishi })).toBeChecked();
       await expect(edit.getByRole('checkbox', { name: x.meishi })).toBeEnabled();
@@ -104,7 +111,7 @@ for (const { lang, locale } of LANGUAGES) {
 
       // Taking the scheduler away asks first, with the schedule count the scheduler reports (the
       // dev stand-in app holds none). Cancel keeps it.
-      await row.getByRole('button', { name: x.edit(name) }).click();
+      await rowAction(row, x.actionsFor(name), x.edit(name));
       await edit.getByRole('checkbox', { name: x.scheduler }).uncheck();
       await edit.getByRole('button', { name: x.save }).click();
       const removal = page.getByRole('dialog', { name: x.removeTitle });
@@ -117,14 +124,17 @@ for (const { lang, locale } of LANGUAGES) {
       await edit.getByRole('button', { name: x.cancel }).click();
       await expect(edit).toBeHidden();
 
-      // The admin cannot have the scheduler now.
-      await rows.filter({ hasText: admin }).getByRole('button', { name: x.edit(ADMIN_NAME) }).click();
+      // The admin cannot have the scheduler now; as the only admin, the admin switch stays on and says why.
+      await rowAction(rows.filter({ hasText: admin }), x.actionsFor(ADMIN_NAME), x.edit(ADMIN_NAME));
       await expect(edit.getByRole('checkbox', { name: x.scheduler })).toBeDisabled();
       await expect(edit.getByRole('checkbox', { name: x.scheduler })).toHaveAccessibleDescription(x.noSeats);
+      await expect(edit.getByTestId('is-admin')).toBeChecked();
+      await expect(edit.getByTestId('is-admin')).toBeDisabled();
+      await expect(edit.getByTestId('is-admin')).toHaveAccessibleDescription(x.lastAdminReason);
       await edit.getByRole('button', { name: x.cancel }).click();
 
       // Deactivate: the confirmation names the apps the user loses.
-      await row.getByRole('button', { name: x.deactivate(name) }).click();
+      await rowAction(row, x.actionsFor(name), x.deactivate(name));
       const confirm = page.getByRole('dialog', { name: x.deactivateTitle });
       await expect(confirm.getByTestId('deactivate-apps')).toHaveText(lang === 'ja' ? `${x.meishi}、${x.scheduler}` : `${x.meishi}, ${x.scheduler}`);
       await checkA11y(page, 'deactivate confirmation');
@@ -167,12 +177,12 @@ for (const { lang, locale } of LANGUAGES) {
       await backToUsers();
 
       // Delete the other user: the deletion runs in the background; the chip shows until it is done.
-      await otherRow.getByRole('button', { name: x.deleteUser(other) }).click();
+      await rowAction(otherRow, x.actionsFor(other), x.deleteUser(other));
       const del = page.getByRole('dialog', { name: x.deleteTitle });
       await checkA11y(page, 'delete confirmation');
       await del.getByRole('button', { name: x.delete, exact: true }).click();
       await expect(otherRow.getByTestId('deleting-chip')).toHaveText(x.deleting);
-      await expect(otherRow.getByRole('button', { name: x.edit(other) })).toBeDisabled();
+      await expect(otherRow.getByRole('button', { name: x.actionsFor(other) })).toBeDisabled();
       await expect(otherRow).toHaveCount(0);
       await expect(rows).toHaveCount(1);
 
@@ -192,7 +202,7 @@ for (const { lang, locale } of LANGUAGES) {
       // A new email address: the user is invited again there.
       const newEmail = personEmail('hanako2', label);
       const beforeChange = Date.now();
-      await row.getByRole('button', { name: x.edit(name) }).click();
+      await rowAction(row, x.actionsFor(name), x.edit(name));
       await edit.getByRole('textbox', { name: x.email, exact: true }).fill(newEmail);
       await edit.getByRole('button', { name: x.save }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.updatedNewEmail}`));
@@ -204,10 +214,10 @@ for (const { lang, locale } of LANGUAGES) {
       const adminId = await adminRow.getAttribute('data-id');
       consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/${adminId}/deactivate`, status: 422 });
       consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/${adminId}`, status: 400 });
-      await adminRow.getByRole('button', { name: x.deactivate(ADMIN_NAME) }).click();
+      await rowAction(adminRow, x.actionsFor(ADMIN_NAME), x.deactivate(ADMIN_NAME));
       await confirm.getByRole('button', { name: x.deactivateConfirm, exact: true }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.lastAdminDeactivate}`));
-      await adminRow.getByRole('button', { name: x.deleteUser(ADMIN_NAME) }).click();
+      await rowAction(adminRow, x.actionsFor(ADMIN_NAME), x.deleteUser(ADMIN_NAME));
       await del.getByRole('button', { name: x.delete, exact: true }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.lastAdminDelete}`));
       await expect(rows).toHaveCount(2);

@@ -71,10 +71,10 @@ for (const { lang, locale } of LANGUAGES) {
       await page.getByLabel(pw.resetConfirmation, { exact: true }).fill(`${NEW_PASSWORD}x`);
       await expect(page.getByText(pw.mismatch)).toBeVisible();
       await expect(setIt).toBeDisabled();
-      // Show reveals the typed text.
+      // Show reveals the typed text; the pressed toggle then reads Hide.
       await page.getByRole('button', { name: pw.showField(pw.resetPassword) }).click();
       await expect(password).toHaveAttribute('type', 'text');
-      await expect(page.getByRole('button', { name: pw.showField(pw.resetPassword) })).toHaveAttribute('aria-pressed', 'true');
+      await expect(page.getByRole('button', { name: pw.hideField(pw.resetPassword) })).toHaveAttribute('aria-pressed', 'true');
       await checkA11y(page, 'reset form, filled in');
       await page.getByLabel(pw.resetConfirmation, { exact: true }).fill(NEW_PASSWORD);
       await expect(setIt).toBeEnabled();

@@ -22,7 +22,7 @@ const DEVICES = {
     logout: 'ログアウト',
     logoutDevice: (device: string) => `${device} をログアウト`,
     logoutOthers: '他のすべてのデバイスからログアウト',
-    confirmOne: 'このデバイスをログアウトしますか？',
+    confirmOne: (device: string) => `${device} をログアウトしますか？`,
     confirmOthers: '他のすべてのデバイスからログアウトしますか？',
     cancel: 'キャンセル',
     loggedOut: 'デバイスをログアウトしました。',
@@ -31,7 +31,8 @@ const DEVICES = {
     app: 'Nexta Meishi アプリ',
     desktop: 'デスクトップ',
     weekdays: ['日', '月', '火', '水', '木', '金', '土'],
-    labels: ['デバイス', 'OS', 'ブラウザ', '場所', '最終アクティビティ'],
+    labels: ['デバイス', 'OS', 'ブラウザ', '場所', '最終アクティビティ', '操作'],
+    zone: '日本時間',
   },
   en: {
     heading: 'Logged-in Devices',
@@ -40,7 +41,7 @@ const DEVICES = {
     logout: 'Log out',
     logoutDevice: (device: string) => `Log out ${device}`,
     logoutOthers: 'Log out all other devices',
-    confirmOne: 'Log out this device?',
+    confirmOne: (device: string) => `Log out ${device}?`,
     confirmOthers: 'Log out all other devices?',
     cancel: 'Cancel',
     loggedOut: 'The device was logged out.',
@@ -49,7 +50,8 @@ const DEVICES = {
     app: 'Nexta Meishi app',
     desktop: 'Desktop',
     weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
-    labels: ['Device', 'OS', 'Browser', 'Location', 'Last activity'],
+    labels: ['Device', 'OS', 'Browser', 'Location', 'Last activity', 'Actions'],
+    zone: 'JST',
   },
 } satisfies Record<Lang, unknown>;
 
@@ -108,30 +110,40 @@ for (const { lang, locale } of LANGUAGES) {
       const section = page.getByRole('region', { name: d.heading });
       await expect(section.getByRole('heading', { name: d.heading })).toBeFocused();
 
-      // This browser: (headless) Chromium on Linux, a desktop; no location is known for a loopback address.
+      // This browser first, marked as this device: (headless) Chromium on Linux, a desktop; no
+      // location is known for a loopback address; no log-out of its own (the toolbar's is for it).
+      const table = section.getByTestId('devices-table');
+      await expect(table.getByRole('columnheader')).toHaveText(d.labels);
       const current = section.getByTestId('current-device');
-      await expect(current.locator('dt')).toHaveText(d.labels);
-      await expect(current.locator('dd')).toHaveText([d.desktop, 'Linux', /^Chrome( Headless)? \d+$/, d.unknown, /./]);
-      const currentTime = current.locator('time');
-      await expect(currentTime).toHaveText(shownAs((await currentTime.getAttribute('datetime'))!, lang));
+      await expect(table.getByRole('row').nth(1)).toHaveAttribute('data-testid', 'current-device');
+      await expect(current.getByTestId('current-device-badge')).toHaveText(d.current);
+      await expect(current.getByTestId('device-name')).toHaveText(d.desktop);
+      await expect(current.getByRole('cell')).toHaveText([new RegExp(`^${d.desktop}`), 'Linux', /^Chrome( Headless)? \d+$/, d.unknown, /./, '']);
+      // Last activity from now, the full time in Tokyo with its zone in the tooltip.
+      const currentTime = current.getByTestId('device-last-activity');
+      await expect(current.getByTestId('device-last-activity-tooltip')).toHaveText(`${shownAs((await currentTime.getAttribute('datetime'))!, lang)} ${d.zone}`);
 
       // The other one: the Meishi app on an iPhone, marked as the app, with its last activity.
-      const others = section.getByTestId('other-devices').getByRole('listitem');
+      const others = section.getByTestId('other-device');
       await expect(others).toHaveCount(1);
       const other = others.first();
-      await expect(other.locator('dd')).toHaveText(['Apple iPhone', 'iOS 17.2', 'WebKit 605', d.unknown, /./]);
+      await expect(other.getByTestId('device-name')).toHaveText('Apple iPhone');
+      await expect(other.getByRole('cell')).toHaveText([/^Apple iPhone/, 'iOS 17.2', 'WebKit 605', d.unknown, /./, d.logout]);
       await expect(other.getByText(d.app, { exact: true })).toBeVisible();
-      const otherTime = other.locator('time');
+      await expect(other.getByTestId('current-device-badge')).toHaveCount(0);
+      const otherTime = other.getByTestId('device-last-activity');
       const iso = (await otherTime.getAttribute('datetime'))!;
       expect(Math.abs(Date.now() - new Date(iso).getTime())).toBeLessThan(5 * 60_000);
-      await expect(otherTime).toHaveText(shownAs(iso, lang));
+      await expect(otherTime).toHaveText(lang === 'ja' ? /^(\d+ (秒|分)前|今)$/ : /^(\d+ (seconds?|minutes?) ago|now)$/);
+      await expect(other.getByTestId('device-last-activity-tooltip')).toHaveText(`${shownAs(iso, lang)} ${d.zone}`);
       await checkA11y(page, 'my account with session devices');
 
       // Each device's button is named after it (and shows "log out"). Cancel first: nothing happens.
       const logoutPhone = other.getByRole('button', { name: d.logoutDevice('Apple iPhone WebKit 605 (iOS 17.2)'), exact: true });
       await expect(logoutPhone).toHaveText(d.logout);
       await logoutPhone.click();
-      let dialog = page.getByRole('dialog', { name: d.confirmOne });
+      // The question names the other device, not "this" one.
+      let dialog = page.getByRole('dialog', { name: d.confirmOne('Apple iPhone WebKit 605 (iOS 17.2)') });
       await expect(dialog).toBeVisible();
       await checkA11y(page, 'log out one device: confirmation');
       await dialog.getByRole('button', { name: d.cancel }).click();
@@ -140,7 +152,7 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(others).toHaveCount(1);
 
       await logoutPhone.click();
-      dialog = page.getByRole('dialog', { name: d.confirmOne });
+      dialog = page.getByRole('dialog', { name: d.confirmOne('Apple iPhone WebKit 605 (iOS 17.2)') });
       const call = page.waitForResponse((r) => /\/api\/session-devices\/[^/]+\/logout$/.test(new URL(r.url()).pathname));
       await dialog.getByRole('button', { name: d.logout, exact: true }).click();
       expect((await call).status()).toBe(200);
@@ -172,10 +184,10 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page).toHaveURL(`${origin('acme')}/meishi/`);
       await gotoHydrated(page, `${origin('acme')}${BASE}/my-account`);
       const section = page.getByRole('region', { name: d.heading });
-      const others = section.getByTestId('other-devices').getByRole('listitem');
+      const others = section.getByTestId('other-device');
       await expect(others).toHaveCount(2);
       // Newest activity first: the laptop signed in after the phone.
-      await expect(others.nth(1).locator('dd').first()).toHaveText('Google Pixel 8');
+      await expect(others.nth(1).getByTestId('device-name')).toHaveText('Google Pixel 8');
 
       await section.getByRole('button', { name: d.logoutOthers }).click();
       const dialog = page.getByRole('dialog', { name: d.confirmOthers });

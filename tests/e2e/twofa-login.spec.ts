@@ -50,7 +50,7 @@ for (const { lang, locale } of LANGUAGES) {
     /** App 2FA turned on for `email` (a finished setup, written in the database). */
     const withAppTwofa = (email: string) => seedTwofa(email, { method: 'app' });
 
-    test('signs in with a code from the app; a wrong code is incorrect; half-width digits only', async ({ page, consoleGuard, checkA11y }) => {
+    test('signs in with a code from the app; a wrong code is incorrect; full-width digits are converted', async ({ page, consoleGuard, checkA11y }) => {
       const x = TWOFA[lang];
       const { authenticator } = await withAppTwofa(codeEmail);
 
@@ -68,16 +68,10 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(verify).toBeDisabled();
       await checkA11y(page, 'enter code');
 
-      // Full-width digits are six characters, but not half-width digits: refused, never converted.
-      let verifies = 0;
-      page.on('request', (r) => {
-        if (new URL(r.url()).pathname === api('otp/verify')) verifies++;
-      });
+      // Full-width digits typed with a Japanese IME become the code's half-width digits (decision 0033).
       await code.fill('１２３４５６');
-      await verify.click();
-      await expect(page.getByText(x.digitsOnly, { exact: true })).toBeVisible();
-      await expect(code).toHaveAttribute('aria-invalid', 'true');
-      expect(verifies).toBe(0);
+      await expect(page.getByTestId('code-boxes')).toHaveAttribute('data-code', '123456');
+      await expect(verify).toBeEnabled();
 
       // A wrong code: 'incorrect code'.
       consoleGuard.allowResourceError({ path: api('otp/verify'), status: 422 });
@@ -91,7 +85,7 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page.getByTestId('signed-in-as')).toContainText(codeEmail);
     });
 
-    test('signs in with a backup code instead; a wrong one asks to log in again', async ({ page, consoleGuard, checkA11y }) => {
+    test('signs in with a backup code instead; a wrong one offers another code, the app code or logging in again', async ({ page, consoleGuard, checkA11y }) => {
       const x = TWOFA[lang];
       const { backupCodes } = await withAppTwofa(backupEmail);
       const query = '?continue=%2Faccounts%2Fmy-account';
@@ -113,12 +107,12 @@ for (const { lang, locale } of LANGUAGES) {
       const alert = page.getByRole('alert');
       await expect(alert).toContainText(x.backupInvalid);
       await expect(alert.getByRole('link', { name: x.logInAgain })).toHaveAttribute('href', `${BASE}/login${query}`);
-      await expect(page.getByRole('button', { name: x.backupSubmit, exact: true })).toBeDisabled();
+      await expect(alert.getByRole('link', { name: x.useCode })).toHaveAttribute('href', `${BASE}/otp${query}`);
+      // No dead end: the step stays usable.
+      await expect(page.getByRole('button', { name: x.backupSubmit, exact: true })).toBeEnabled();
       await checkA11y(page, 'backup code, invalid');
 
-      // The pending login is still there: a saved code (typed as shown) signs in.
-      await page.reload();
-      await waitForHydration(page);
+      // The pending login is still there: a saved code (typed as shown) signs in, without a reload.
       await page.getByLabel(x.backupCode).fill(backupCodes[0]!);
       const accepted = apiCall(page, 'backup-code');
       await page.getByRole('button', { name: x.backupSubmit, exact: true }).click();

@@ -128,3 +128,28 @@ describe('POST additional-challenge/resend', () => {
     expect((await h.client(ACME).post('/accounts/api/additional-challenge/resend')).status).toBe(401);
   });
 });
+
+describe('the code pages of a pending login (decision 0033)', () => {
+  it('without a pending login no code was sent: each page goes to login, query kept, with the notice that says why', async () => {
+    const b = h.client(ACME);
+    for (const page of ['additional-challenge', 'otp', 'recovery', 'setup-twofa-at-login']) {
+      const r = await b.get(`/accounts/${page}?continue=%2Faccounts%2Fmy-account`);
+      expect(r.status, page).toBe(302);
+      expect(r.headers.get('location'), page).toBe('/accounts/login?continue=%2Faccounts%2Fmy-account&notice=no-pending-login');
+    }
+    const login = await b.get('/accounts/login?notice=no-pending-login');
+    expect(login.text).toContain('data-testid="login-notice"');
+    expect(login.text).toContain('コードを待っているログインはありません');
+  });
+
+  it('with one, the resend countdown starts from the code just sent, and the page says JavaScript is needed without it', async () => {
+    const fresh = await challenged();
+    h.clock.advance(20_000);
+    const r = await fresh.get('/accounts/additional-challenge?email=user%40acme.test');
+    expect(r.status).toBe(200);
+    const props = JSON.parse(/<script type="application\/json" id="[^"]+-props">(.*?)<\/script>/.exec(r.text)![1]!);
+    expect(props.resendIn).toBe(40);
+    expect(r.text).toContain('<noscript>');
+    expect(r.headers.get('cache-control')).toBe('no-store');
+  });
+});

@@ -30,6 +30,8 @@ function postForm(b: TestClient, path: string, fields: Record<string, string>, o
 }
 
 const location = (r: TestResponse) => r.headers.get('location');
+/** The registration form itself (the page's language switch is a form too). */
+const REGISTER_FORM = /<form[^>]*action="\/accounts\/register\//;
 const sessionCookie = (r: TestResponse) => r.headers.getSetCookie().find((c) => c.startsWith('portal_session='));
 const countSessions = async () => (await h.deps.db.select().from(sessions)).length;
 /** The JSON props the page gives an island (what it renders on the server and hydrates with). */
@@ -375,6 +377,31 @@ describe('registration without JavaScript', () => {
     expect(alertText(again.text)).toBe('このアカウントは登録済みです。ログインしてください。');
   });
 
+  it('the link is checked when the page loads: altered, expired or already used says so at once, with no form (decision 0033)', async () => {
+    const link = await invite();
+    const tampered = new URL(link.href);
+    const sig = tampered.searchParams.get('signature')!;
+    tampered.searchParams.set('signature', `${sig[0] === 'a' ? 'b' : 'a'}${sig.slice(1)}`);
+    const altered = await h.client(ACME).get(`${tampered.pathname}${tampered.search}`);
+    expect(altered.status).toBe(403);
+    expect(alertText(altered.text)).toBe('署名が無効です。リンクが改変されている可能性があります。メールのリンクをそのまま開いてください。');
+    expect(altered.text).not.toMatch(REGISTER_FORM);
+    // The good link still shows the form, and opening it used nothing.
+    const fresh = await h.client(ACME).get(`${link.pathname}${link.search}`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.text).toContain('method="post"');
+    expect((await postForm(h.client(ACME), `${link.pathname}${link.search}`, { password: NEW, password_confirmation: NEW })).status).toBe(303);
+    const used = await h.client(ACME).get(`${link.pathname}${link.search}`);
+    expect(used.status).toBe(409);
+    expect(alertText(used.text)).toBe('このアカウントは登録済みです。ログインしてください。');
+    expect(used.text).not.toMatch(REGISTER_FORM);
+    const late = await invite('late@acme.test');
+    h.clock.advance(8 * 86_400_000);
+    const expired = await h.client(ACME).get(`${late.pathname}${late.search}`);
+    expect(expired.status).toBe(410);
+    expect(expired.text).not.toMatch(REGISTER_FORM);
+  });
+
   it('an altered link says "Invalid signature." and ends the form; a weak password keeps it', async () => {
     const link = await invite();
     const tampered = new URL(link.href);
@@ -383,7 +410,7 @@ describe('registration without JavaScript', () => {
     const r = await postForm(h.client(ACME), `${tampered.pathname}${tampered.search}`, { password: NEW, password_confirmation: NEW });
     expect(r.status).toBe(403);
     expect(alertText(r.text)).toBe('署名が無効です。リンクが改変されている可能性があります。メールのリンクをそのまま開いてください。');
-    expect(r.text).not.toContain('method="post"');
+    expect(r.text).not.toMatch(REGISTER_FORM);
     const weak = await postForm(h.client(ACME), `${link.pathname}${link.search}`, { password: 'password', password_confirmation: 'password' });
     expect(weak.status).toBe(422);
     expect(weak.text).toContain('method="post"');
@@ -396,5 +423,32 @@ describe('registration without JavaScript', () => {
     expect(r.status).toBe(403);
     const u = (await h.deps.db.select().from(users).where(eq(users.email, 'new@acme.test')).get())!;
     expect(u.passwordHash).toBeNull();
+  });
+});
+
+describe('the language switch without JavaScript (decision 0033)', () => {
+  it('is a form on the public pages; its post sets the language cookie and goes back to the page', async () => {
+    const b = h.client(ACME);
+    const page = await b.get('/accounts/forgot');
+    expect(page.text).toContain('action="/accounts/language"');
+    expect(page.text).toMatch(/<button type="submit" value="en"[^>]*name="lang"/);
+    const r = await b.request('POST', '/accounts/language', {
+      body: 'lang=en',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: b.origin, referer: `${b.origin}/accounts/register/a%40b.test?expires=1&id=2&signature=ab` },
+    });
+    expect(r.status).toBe(303);
+    expect(location(r)).toBe('/accounts/register/a%40b.test?expires=1&id=2&signature=ab');
+    expect(r.headers.getSetCookie().find((c) => c.startsWith('portal_locale='))).toMatch(/^portal_locale=en;/);
+    const english = await b.get('/accounts/forgot', { headers: { cookie: 'portal_locale=en' } });
+    expect(english.text).toContain('<html lang="en"');
+  });
+
+  it('goes to login from another site or without a referrer, and refuses another origin', async () => {
+    const b = h.client(ACME);
+    const post = (headers: Record<string, string>) =>
+      b.request('POST', '/accounts/language', { body: 'lang=ja', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: b.origin, ...headers } });
+    expect(location(await post({ referer: 'https://evil.example/accounts/forgot' }))).toBe('/accounts/login');
+    expect(location(await post({}))).toBe('/accounts/login');
+    expect((await postForm(b, '/accounts/language', { lang: 'en' }, 'https://evil.example')).status).toBe(403);
   });
 });

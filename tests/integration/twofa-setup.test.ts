@@ -1,7 +1,7 @@
 // Two-factor setup in the account (spec 01 "Two-factor setup (account)", section 8 "Two-factor enable").
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backupCodes, tenants, tenantUsers, twofaPending, twofaSecrets, users } from '../../src/db/schema';
+import { activityLogs, backupCodes, tenants, tenantUsers, twofaPending, twofaSecrets, users } from '../../src/db/schema';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 import { codeIn, lastMail } from '../support/mail';
 import { totpAt } from '../support/totp';
@@ -116,6 +116,53 @@ describe('app setup: backup codes, QR, manual code, enable', () => {
     expect((await b.get('/accounts/api/session-devices')).body.rememberedDevices).toEqual([]);
     await b.post('/accounts/api/logout');
     expect((await b.login('totp@acme.test')).body.message).toBe('success');
+  });
+});
+
+describe('otpauth link and backup codes regenerated later (decision 0033)', () => {
+  it('the started setup answers its secret as an otpauth:// link too, the same secret as the key', async () => {
+    const b = await verified();
+    const started = (await b.post('/accounts/api/twofa/setup', { method: 'app' })).body;
+    const secret = (started.manualCode as string).replace(/ /g, '');
+    const url = new URL(started.otpauthUrl as string);
+    expect(url.protocol).toBe('otpauth:');
+    expect(url.searchParams.get('secret')).toBe(secret);
+    expect(decodeURIComponent(url.pathname)).toContain('user@acme.test');
+    expect((await b.get('/accounts/api/twofa/app/manual-code')).body).toEqual({ manualCode: started.manualCode, otpauthUrl: started.otpauthUrl });
+  });
+
+  it('with the password: five new codes, the old ones stop working, the audit log says so', async () => {
+    const b = h.client(ACME);
+    expect((await b.login('totp@acme.test')).body.message).toBe('enter-otp');
+    expect((await b.post('/accounts/api/otp/verify', { otp: await totpAt('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', h.clock.now()), rememberDevice: false })).status).toBe(200);
+    const first = await b.post('/accounts/api/twofa/backup-codes/regenerate', { password: PW });
+    expect(first.status).toBe(200);
+    const old = first.body.backupCodes as string[];
+    expect(old).toHaveLength(5);
+    // A wrong password changes nothing.
+    const wrong = await b.post('/accounts/api/twofa/backup-codes/regenerate', { password: 'nope' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body).toEqual({ message: 'wrong_password' });
+    const second = (await b.post('/accounts/api/twofa/backup-codes/regenerate', { password: PW })).body.backupCodes as string[];
+    expect(second).toHaveLength(5);
+    for (const c of second) expect(c).toMatch(/^\d{5} \d{5}$/);
+    expect(second.filter((c) => old.includes(c))).toEqual([]);
+    expect(await h.deps.db.select().from(backupCodes).where(eq(backupCodes.userId, 4))).toHaveLength(5);
+    const events = await h.deps.db.select().from(activityLogs).where(eq(activityLogs.action, 'twofa.backup_codes_regenerated'));
+    expect(events.map((e) => e.actorUserId)).toEqual([4, 4]);
+    // An old code no longer signs in; a new one does.
+    await b.post('/accounts/api/logout');
+    expect((await b.login('totp@acme.test')).body.message).toBe('enter-otp');
+    expect((await b.post('/accounts/api/backup-code', { backupCode: old[0] })).body).toEqual({ message: 'invalid-backup-code' });
+    expect((await b.post('/accounts/api/backup-code', { backupCode: second[0] })).status).toBe(200);
+  });
+
+  it('is not for an account without two-factor, nor for someone signed out', async () => {
+    const b = h.client(ACME);
+    await b.login('user@acme.test');
+    expect((await b.post('/accounts/api/twofa/backup-codes/regenerate', { password: PW })).body).toEqual({ message: 'not-applicable' });
+    await b.post('/accounts/api/logout');
+    expect((await b.post('/accounts/api/twofa/backup-codes/regenerate', { password: PW })).status).toBe(401);
   });
 });
 

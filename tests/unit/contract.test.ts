@@ -11,6 +11,7 @@ import {
   isUnderContract,
   isUnderTrial,
   localDay,
+  trialDaysLeft,
   type ContractDetails,
 } from '../../src/shared/contract';
 
@@ -63,6 +64,19 @@ describe('contract and trial state', () => {
     expect(contractState({ ...BASE, trial_ends_at: iso(NOW + DAY) }, NOW)).toBe('trial');
     expect(contractState({ ...BASE, trial_ends_at: iso(NOW - DAY) }, NOW)).toBe('trial-ended');
     expect(contractState(BASE, NOW)).toBe('none');
+  });
+});
+
+describe('days left in a trial (decision 0033)', () => {
+  const trialEnding = (ms: number) => ({ trial_ends_at: iso(ms), contract_starts_at: null, contract_ends_at: null });
+  it('whole days, a part day counted as one', () => {
+    expect(trialDaysLeft(trialEnding(NOW + 14 * DAY), NOW)).toBe(14);
+    expect(trialDaysLeft(trialEnding(NOW + 13 * DAY + 1), NOW)).toBe(14);
+    expect(trialDaysLeft(trialEnding(NOW + 1000), NOW)).toBe(1);
+  });
+  it('none once the trial has ended or a contract runs', () => {
+    expect(trialDaysLeft(trialEnding(NOW - 1), NOW)).toBeNull();
+    expect(trialDaysLeft({ trial_ends_at: iso(NOW + DAY), contract_starts_at: iso(NOW - DAY), contract_ends_at: null }, NOW)).toBeNull();
   });
 });
 

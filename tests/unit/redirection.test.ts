@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterTenantChosen, decideRedirection, type RedirectionInput } from '../../src/shared/redirection';
+import { afterTenantChosen, decideRedirection, redirectionStep, type RedirectionInput } from '../../src/shared/redirection';
 
 const appUrls = { meishi: '/meishi/', scheduler: '/scheduler/', meishi_operator: '/operator/' };
 const acme = { id: 1, name: 'Acme', hostLabel: 'acme', apps: ['meishi', 'scheduler'] as const };
@@ -51,5 +51,15 @@ describe('redirection after login (spec 01 "Redirection")', () => {
   it('choosing another tenant with several apps moves host and asks for the app there', () => {
     const input = base({ tenants: [{ ...acme, apps: ['meishi', 'scheduler'] }], hostTenantId: 2, continuePath: '/' });
     expect(afterTenantChosen(input, input.tenants[0]!)).toEqual({ kind: 'switch-tenant', tenantId: 1, path: '/accounts/login?continue=%2F' });
+  });
+});
+
+describe('the redirection dialog numbers the steps it shows (decision 0033)', () => {
+  it('the organisation chooser is step 1 of 2, the app chooser after it step 2 of 2', () => {
+    expect(redirectionStep('choose-tenant', true)).toEqual({ step: 1, total: 2 });
+    expect(redirectionStep('choose-app', true)).toEqual({ step: 2, total: 2 });
+  });
+  it('the app chooser alone is the only step: no "Step 2 / 2" when step 1 was skipped', () => {
+    expect(redirectionStep('choose-app', false)).toBeNull();
   });
 });

@@ -4,10 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../../src/shared/api';
 import { accountNotice, loginWithNotice } from '../../src/shared/notices';
-import { failedSetupUrl, otpError, retryAfterSeconds } from '../../src/islands/twofa-parts';
+import { failedSetupUrl, retryAfterSeconds } from '../../src/islands/twofa-parts';
 import { mobileE164 } from '../../src/islands/TwofaSms';
 import { verifyPasswordTarget } from '../../src/routes/pages/twofa';
-import { getT } from '../../src/shared/i18n';
 
 const answer = (status: number, headers: Record<string, string>, data: Record<string, unknown> = {}): ApiResult<{ duration?: number }> => ({
   ok: status < 400,
@@ -62,15 +61,6 @@ describe('failedSetupUrl', () => {
     expect(failedSetupUrl('/accounts', answer(403, {}, { message: 'password-verification-required' }))).toBe('/accounts/verify-password?redirect=twofa');
     expect(failedSetupUrl('/accounts', answer(403, {}, { message: 'forbidden' }))).toBe('/accounts/my-account?notice=twofa-error');
     expect(failedSetupUrl('/accounts', answer(409, {}, { message: 'no-pending-setup' }))).toBe('/accounts/my-account?notice=twofa-error');
-  });
-});
-
-describe('otpError', () => {
-  const t = getT('en');
-  it('six half-width digits only', () => {
-    expect(otpError(t, '123456')).toBeNull();
-    expect(otpError(t, '１２３４５６')).toBe('Enter the six half-width digits');
-    expect(otpError(t, '12345a')).toBe('Enter the six half-width digits');
   });
 });
 

@@ -1,7 +1,7 @@
 // The activity-log screen (spec 02 route activity-logs, content ours to decide: decision 0021):
 // the tenant's audit entries newest first, one page at a time by keyset (created_at, id), so the
 // screen stays fast on a tenant with millions of entries and pages never shift as entries arrive.
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { activityLogs } from '../../db/schema';
 
@@ -35,7 +35,65 @@ export interface ActivityEntry {
   userAgent: string | null;
 }
 
-export async function listActivity(db: Db, tenantId: number, before: ActivityCursor | null, limit = ACTIVITY_PAGE_SIZE): Promise<{ entries: ActivityEntry[]; next: ActivityCursor | null }> {
+/**
+ * What the screen narrows the log to (GET query parameters, decision 0032): part of the actor's
+ * name or address; an action, exact ("user.created") or a family ("user.*"); a time range [from, to).
+ */
+export interface ActivityFilter {
+  actor?: string;
+  action?: string;
+  from?: number;
+  to?: number;
+}
+
+/** LIKE with the pattern characters of `text` taken literally (ESCAPE '\\'). */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function filterConditions(f: ActivityFilter): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [];
+  if (f.actor) {
+    const pattern = `%${likeLiteral(f.actor)}%`;
+    conditions.push(sql`(${activityLogs.actorName} LIKE ${pattern} ESCAPE '\\' OR ${activityLogs.actorEmail} LIKE ${pattern} ESCAPE '\\')`);
+  }
+  if (f.action) {
+    const prefix = `${likeLiteral(f.action.slice(0, -1))}%`;
+    conditions.push(f.action.endsWith('.*') ? sql`${activityLogs.action} LIKE ${prefix} ESCAPE '\\'` : eq(activityLogs.action, f.action));
+  }
+  if (f.from !== undefined) conditions.push(gte(activityLogs.createdAt, f.from));
+  if (f.to !== undefined) conditions.push(lt(activityLogs.createdAt, f.to));
+  return conditions;
+}
+
+/** One entry of the tenant's log, with its details, for the screen's detail panel. */
+export async function getActivity(db: Db, tenantId: number, id: number): Promise<(ActivityEntry & { details: unknown }) | null> {
+  const row = await db
+    .select({
+      id: activityLogs.id,
+      createdAt: activityLogs.createdAt,
+      actorName: activityLogs.actorName,
+      actorEmail: activityLogs.actorEmail,
+      action: activityLogs.action,
+      targetType: activityLogs.targetType,
+      targetId: activityLogs.targetId,
+      ipAddress: activityLogs.ipAddress,
+      userAgent: activityLogs.userAgent,
+      details: activityLogs.details,
+    })
+    .from(activityLogs)
+    .where(and(eq(activityLogs.tenantId, tenantId), eq(activityLogs.id, id)))
+    .get();
+  return row ?? null;
+}
+
+export async function listActivity(
+  db: Db,
+  tenantId: number,
+  before: ActivityCursor | null,
+  limit = ACTIVITY_PAGE_SIZE,
+  filter: ActivityFilter = {},
+): Promise<{ entries: ActivityEntry[]; next: ActivityCursor | null }> {
   const rows = await db
     .select({
       id: activityLogs.id,
@@ -53,6 +111,7 @@ export async function listActivity(db: Db, tenantId: number, before: ActivityCur
       and(
         eq(activityLogs.tenantId, tenantId),
         before ? or(lt(activityLogs.createdAt, before.createdAt), and(eq(activityLogs.createdAt, before.createdAt), lt(activityLogs.id, before.id))) : undefined,
+        ...filterConditions(filter),
       ),
     )
     .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))

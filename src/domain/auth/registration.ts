@@ -140,3 +140,23 @@ export async function sendVerificationMail(deps: Deps, user: User, hostTenant: T
   const url = await issueLink(deps, user, hostTenant, 'verify', VERIFICATION_TTL_DAYS);
   await sendMail(deps, user, 'verification', { url, name: user.name, email: user.email, days: VERIFICATION_TTL_DAYS }, hostTenant?.id ?? null);
 }
+
+/**
+ * What the registration page says at once, before a password is typed (decision 0033): the
+ * refusal `register` would give for this link (a bad signature, expired, the account gone or
+ * already registered), or null when the link can be used. Reads only; the link stays unused.
+ */
+export async function registrationLinkProblem(
+  deps: Deps,
+  p: { origin: string; id: number; query: LinkQuery },
+): Promise<'Invalid signature.' | 'link-expired' | 'account-deleted' | 'already-registered' | null> {
+  try {
+    const { user, link } = await checkLink(deps, p.origin, 'register', p.id, p.query);
+    if (user.passwordHash || link.usedAt !== null) return 'already-registered';
+    if (link.tenantId !== null && !activeOnly(await listMemberships(deps.db, user.id)).some((m) => m.tenant.id === link.tenantId)) return 'account-deleted';
+    return null;
+  } catch (e) {
+    if (e instanceof AppError && (e.code === 'Invalid signature.' || e.code === 'link-expired' || e.code === 'account-deleted')) return e.code;
+    throw e;
+  }
+}

@@ -258,6 +258,8 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
         users: count(),
         neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
         notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null or ${tenantUsers.invitationPending}), 0)`,
+        // As adminGuard counts them: the edit dialog says on the admin switch why the last one stays.
+        admins: sql<number>`coalesce(sum(${tenantUsers.isAdmin} = 1 and ${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0), 0)`,
         sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
         meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
         scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
@@ -272,7 +274,7 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
     total: total?.n ?? counts?.users ?? 0,
     page: q.page,
     perPage: q.perPage,
-    counts: { users: counts?.users ?? 0, neverActive: Number(counts?.neverActive ?? 0), notRegistered: Number(counts?.notRegistered ?? 0) },
+    counts: { users: counts?.users ?? 0, neverActive: Number(counts?.neverActive ?? 0), notRegistered: Number(counts?.notRegistered ?? 0), admins: Number(counts?.admins ?? 0) },
     /** Active members with SSO on, and seats in use per app (same definitions as ssoStatus and seatsUsed). */
     ssoUsers: Number(counts?.sso ?? 0),
     seatsUsed: { meishi: Number(counts?.meishi ?? 0), scheduler: Number(counts?.scheduler ?? 0) } as Record<ManagedApp, number>,

@@ -61,6 +61,8 @@ export interface SetupDetails {
   /** Authenticator setups only: the secret as the person types it, and as a QR code. */
   manualCode: string | null;
   qrCode: string | null;
+  /** The same secret as an otpauth:// link, which a phone hands to its authenticator app. */
+  otpauthUrl: string | null;
 }
 
 /**
@@ -91,10 +93,12 @@ export async function startSetup(deps: Deps, user: User, method: Method): Promis
 
 async function describeSetup(user: User, codes: string[], secret: string | null): Promise<SetupDetails> {
   const issuer = getT(user.language)('product.name');
+  const uri = secret ? otpauthUri(secret, user.email, issuer) : null;
   return {
     backupCodes: codes.map(formatBackupCode),
     manualCode: secret ? secret.replace(/(.{4})/g, '$1 ').trim() : null,
-    qrCode: secret ? await qrDataUrl(otpauthUri(secret, user.email, issuer)) : null,
+    qrCode: uri ? await qrDataUrl(uri) : null,
+    otpauthUrl: uri,
   };
 }
 
@@ -230,4 +234,24 @@ export async function disableTwofa(deps: Deps, user: User, tenantId: number | nu
     db.update(users).set({ twofaMethod: null, updatedAt: now }).where(eq(users.id, user.id)),
     auditInsert(db, { tenantId, actorUserId: user.id, action: 'twofa.disabled' }, now),
   ]);
+}
+
+/**
+ * POST twofa/backup-codes/regenerate (decision 0033): five new backup codes for an account whose
+ * two-factor is on, with the password typed again (the same check and limit as verify-password).
+ * The old codes stop working in the same batch that stores the new ones; the audit log records it.
+ * Answers the new codes, shown once.
+ */
+export async function regenerateBackupCodes(deps: Deps, user: User, session: Session, password: string, tenantId: number | null): Promise<string[]> {
+  if (!user.twofaMethod) throw new AppError('not-applicable', 409);
+  await verifyPasswordForSetup(deps, user, session, password);
+  const { db, clock, config } = deps;
+  const now = clock.now();
+  const codes = newBackupCodes();
+  await db.batch([
+    db.delete(backupCodes).where(eq(backupCodes.userId, user.id)),
+    db.insert(backupCodes).values(codes.map((c) => ({ userId: user.id, codeHash: backupCodeHash(config.DATA_ENCRYPTION_KEY, user.id, c), createdAt: now }))),
+    auditInsert(db, { tenantId, actorUserId: user.id, action: 'twofa.backup_codes_regenerated' }, now),
+  ]);
+  return codes.map(formatBackupCode);
 }

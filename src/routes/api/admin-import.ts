@@ -5,6 +5,7 @@
 // answered as before, a large one answers 202 with the job to follow.
 import { Hono, type Context } from 'hono';
 import { AppError, ValidationError } from '../../domain/errors';
+import { isErrorCode } from '../../shared/error-codes';
 import { drainMailQueue } from '../../domain/people/mail-queue';
 import { listImportLogs, sampleCsv } from '../../domain/people/import';
 import { continueImportJob, getImportJob, progressOf, receiveUpload, runInline, type ImportKind } from '../../domain/people/import-jobs';
@@ -62,7 +63,7 @@ async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
       if (kind === 'add') inBackground(c, drainMailQueue(deps));
       return c.json({ message: 'success', count: done.importedRows ?? 0 });
     }
-    if (done.status === 'failed') throw new AppError(done.errorCode ?? 'server-error', (done.errorStatus ?? 500) as AppError['status'], done.errorDetails ?? {});
+    if (done.status === 'failed') throw new AppError(isErrorCode(done.errorCode) ? done.errorCode : 'server-error', (done.errorStatus ?? 500) as AppError['status'], done.errorDetails ?? {});
     // Still running (a failed step waits for its retry): followed like a large file.
   }
   continueImportJob(deps, job.id, (work) => inBackground(c, work));

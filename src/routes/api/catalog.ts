@@ -141,6 +141,7 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'POST', path: '/twofa/sms/otp', summary: 'Send a code to the new SMS number', tag: TWOFA, access: 'authenticated', body: smsContactSchema, errors: ['password-verification-required', 'too-many-attempts', 'forbidden'] }),
   op({ method: 'POST', path: '/twofa/sms/otp/resend', summary: 'Send the SMS setup code again', tag: TWOFA, access: 'authenticated', errors: ['no-pending-setup', 'too-many-attempts', 'forbidden'] }),
   op({ method: 'POST', path: '/twofa/:method{app|sms}', summary: 'Confirm the two-factor setup with a code', tag: TWOFA, access: 'authenticated', body: otpSchema, errors: ['invalid-otp', 'no-pending-setup', 'password-verification-required', 'forbidden'] }),
+  op({ method: 'POST', path: '/twofa/backup-codes/regenerate', summary: 'Replace the backup codes (two-factor on; the password typed again)', tag: TWOFA, access: 'authenticated', body: verifyPasswordSchema, errors: ['wrong_password', 'too-many-attempts', 'not-applicable', 'forbidden'] }),
   op({ method: 'DELETE', path: '/twofa', summary: 'Turn two-factor authentication off', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden'] }),
 
   // Tenant administration (admin of the host tenant)

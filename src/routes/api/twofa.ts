@@ -18,6 +18,7 @@ import {
 import {
   assertRecentPassword,
   disableTwofa,
+  regenerateBackupCodes,
   enableTwofa,
   resendSetupSms,
   pendingSetupDetails,
@@ -64,7 +65,12 @@ twofaApi.post('/twofa/setup', ...setup, async (c) => {
 });
 twofaApi.get('/twofa/backup-codes', ...setup, async (c) => c.json({ backupCodes: (await pendingSetupDetails(c.get('deps'), c.get('user'))).backupCodes }));
 twofaApi.get('/twofa/app/qr', ...setup, async (c) => c.json({ qrCode: await appDetail(c.get('deps'), c.get('user'), 'qrCode') }));
-twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => c.json({ manualCode: await appDetail(c.get('deps'), c.get('user'), 'manualCode') }));
+// The key comes with its otpauth:// link (the same pending secret), for a phone's authenticator.
+twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => {
+  const { manualCode, otpauthUrl } = await pendingSetupDetails(c.get('deps'), c.get('user'));
+  if (!manualCode || !otpauthUrl) throw new AppError('no-pending-setup', 409);
+  return c.json({ manualCode, otpauthUrl });
+});
 
 async function appDetail(deps: Deps, user: User, what: 'qrCode' | 'manualCode'): Promise<string> {
   const value = (await pendingSetupDetails(deps, user))[what];
@@ -88,6 +94,13 @@ twofaApi.post('/twofa/:method{app|sms}', ...setup, async (c) => {
   const method = c.req.param('method') as 'app' | 'sms';
   await enableTwofa(c.get('deps'), c.get('user'), method, otp, c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'success', twofa_method: method });
+});
+
+// New backup codes for an account with two-factor on, the password typed again (decision 0033).
+twofaApi.post('/twofa/backup-codes/regenerate', ...account, async (c) => {
+  const { password } = await readJson(c, verifyPasswordSchema);
+  const backupCodes = await regenerateBackupCodes(c.get('deps'), c.get('user'), c.get('session'), password, c.get('hostTenant')?.id ?? null);
+  return c.json({ message: 'success', backupCodes });
 });
 
 twofaApi.delete('/twofa', ...setup, async (c) => {

@@ -5,6 +5,8 @@ import { outbox } from '../../db/schema';
 import AppStandIn from '../../islands/AppStandIn';
 import { Island } from '../../ui/Island';
 import { renderPage } from '../../ui/render';
+import { fullTimestamp } from '../../islands/kit/RelativeTime';
+import { renderFramed } from './framed';
 import type { AppEnv } from '../env';
 
 export function devPages(basePath: string, appUrls: Record<'meishi' | 'scheduler' | 'meishi_operator', string>) {
@@ -21,26 +23,27 @@ export function devPages(basePath: string, appUrls: Record<'meishi' | 'scheduler
   app.get(`${basePath}/dev/outbox`, async (c) => {
     const { t } = c.var;
     const rows = await c.get('deps').db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);
-    return renderPage(c, {
+    return renderFramed(c, {
       titleKey: 'titles.outbox',
-      body: (
-        <main className="mx-auto max-w-4xl p-6">
-          <h1 className="text-2xl font-semibold">{t('titles.outbox')}</h1>
-          {rows.length === 0 && <p>{t('dev.outboxEmpty')}</p>}
+      heading: t('titles.outbox'),
+      wide: true,
+      children: (
+        <>
+          {rows.length === 0 && <p className="m-0">{t('dev.outboxEmpty')}</p>}
           {rows.map((m) => (
-            <article key={m.id} className="mb-4 rounded bg-white p-4 shadow" data-testid="outbox-message">
-              <dl className="m-0 grid grid-cols-[8rem_1fr] gap-1">
+            <article key={m.id} className="mb-4 rounded border border-slate-200 bg-white p-4" data-testid="outbox-message">
+              <dl className="m-0 grid grid-cols-1 gap-1 sm:grid-cols-[8rem_minmax(0,1fr)]">
                 <dt className="font-semibold">{t('dev.outboxTo')}</dt>
-                <dd className="m-0">{m.recipient}</dd>
+                <dd className="m-0 break-all">{m.recipient}</dd>
                 <dt className="font-semibold">{t('dev.outboxSubject')}</dt>
                 <dd className="m-0">{m.subject}</dd>
                 <dt className="font-semibold">{t('dev.outboxSentAt')}</dt>
-                <dd className="m-0">{new Date(m.createdAt).toISOString()}</dd>
+                <dd className="m-0">{fullTimestamp(m.createdAt, c.get('lang'))}</dd>
               </dl>
-              <pre className="whitespace-pre-wrap">{m.body}</pre>
+              <pre className="whitespace-pre-wrap break-all">{m.body}</pre>
             </article>
           ))}
-        </main>
+        </>
       ),
     });
   });

@@ -22,7 +22,7 @@ function forgotPage(c: Ctx, posted?: Posted) {
     titleKey: 'titles.forgot',
     status: posted?.status ?? 200,
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('forgot.heading')}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('forgot.heading')}>
         <Island
           name="ForgotForm"
           component={ForgotForm}

@@ -39,9 +39,12 @@ interface PostedLogin {
   status?: 200 | 400 | 401 | 403 | 422 | 429;
 }
 
-/** Messages other pages send the user to login with (`?notice=`): password set, already verified, 2FA failure. */
-const LOGIN_NOTICES = ['password-set', 'already-verified', 'twofa-error'] as const;
-const ERROR_NOTICES: readonly string[] = ['twofa-error'];
+/**
+ * Messages other pages send the user to login with (`?notice=`): password set, already verified,
+ * 2FA failure, and a code page opened without a login waiting for its code.
+ */
+const LOGIN_NOTICES = ['password-set', 'already-verified', 'twofa-error', 'no-pending-login'] as const;
+const ERROR_NOTICES: readonly string[] = ['twofa-error', 'no-pending-login'];
 
 async function loginPage(c: Ctx, posted?: PostedLogin) {
   const { deps, t, lang, hostTenant, user } = c.var;
@@ -142,7 +145,7 @@ async function loginPage(c: Ctx, posted?: PostedLogin) {
           </div>
         </main>
         <footer className="flex flex-wrap items-center justify-between gap-2 px-6 py-4 text-sm text-slate-700">
-          <Island name="LanguageSwitch" component={LanguageSwitch} props={{ lang }} />
+          <Island name="LanguageSwitch" component={LanguageSwitch} props={{ lang, basePath: base }} />
           <p className="m-0">{t('product.copyright', { year: new Date(deps.clock.now()).getUTCFullYear() })}</p>
         </footer>
       </div>

@@ -78,7 +78,7 @@ async function myAccount(c: Ctx) {
             <Island name="LanguageSetting" component={LanguageSetting} props={{ lang, basePath: base }} />
           </li>
         </ul>
-        <Island name="SessionDevices" component={SessionDevices} props={{ lang, basePath: base, devices, twofaEnabled: Boolean(user.twofaMethod) }} />
+        <Island name="SessionDevices" component={SessionDevices} props={{ lang, basePath: base, devices, twofaEnabled: Boolean(user.twofaMethod), now: c.get('deps').clock.now() }} />
       </Frame>
     ),
   });

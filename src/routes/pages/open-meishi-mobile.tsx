@@ -18,7 +18,7 @@ openMeishiMobilePages.get('/open-meishi-mobile', (c) => {
   return renderPage(c, {
     titleKey: 'titles.open-meishi-mobile',
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('mobile.heading')}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('mobile.heading')}>
         <div className="flex flex-col gap-4">
           <p className="m-0">{t('mobile.intro')}</p>
           <a

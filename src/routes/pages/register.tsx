@@ -5,7 +5,7 @@
 // domain function as POST api/users/register/{id} (decision 0029).
 import { Hono } from 'hono';
 import { policyForEmail } from '../../domain/auth/password-reset';
-import { register } from '../../domain/auth/registration';
+import { register, registrationLinkProblem } from '../../domain/auth/registration';
 import { AppError, ValidationError } from '../../domain/errors';
 import RegisterForm, { REGISTER_MESSAGES, type RegisterFormProps } from '../../islands/RegisterForm';
 import { DEFAULT_POLICY } from '../../shared/password-policy';
@@ -35,15 +35,30 @@ async function policyFor(c: Ctx, email: string) {
   return policyForEmail(c.get('deps'), parsed.data, c.get('hostTenant'));
 }
 
+/**
+ * The link's refusal, checked when the page loads (decision 0033: invalid, expired, gone or
+ * already registered is said at once, not after a password was typed), with its status.
+ */
+async function linkRefusal(c: Ctx): Promise<{ key: string; status: 403 | 409 | 410 } | null> {
+  const id = Number(c.req.query('id'));
+  const query = signedLinkQuerySchema.safeParse({ ...c.req.query(), email: c.req.param('email') });
+  if (!Number.isSafeInteger(id) || id <= 0 || !query.success) return { key: REGISTER_MESSAGES['Invalid signature.']!, status: 403 };
+  const problem = await registrationLinkProblem(c.get('deps'), { origin: requestOrigin(c), id, query: query.data });
+  if (!problem) return null;
+  return { key: REGISTER_MESSAGES[problem]!, status: problem === 'Invalid signature.' ? 403 : problem === 'already-registered' ? 409 : 410 };
+}
+
 async function registerPage(c: Ctx, posted?: Pick<RegisterFormProps, 'initialMessage' | 'initialPasswordError'> & { status?: PageOptions['status'] }) {
   const { deps, t, lang, hostTenant } = c.var;
   const link = signedLinkProps(c);
-  const policy = link.expired ? DEFAULT_POLICY : await policyFor(c, link.email);
+  const refused = posted ? null : await linkRefusal(c);
+  if (refused) posted = { initialMessage: { key: refused.key, final: true }, status: refused.status };
+  const policy = link.expired || refused ? DEFAULT_POLICY : await policyFor(c, link.email);
   return renderPage(c, {
     titleKey: 'titles.register',
     status: posted?.status ?? 200,
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('register.heading')}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('register.heading')}>
         <Island
           name="RegisterForm"
           component={RegisterForm}

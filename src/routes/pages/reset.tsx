@@ -49,7 +49,7 @@ function resetPage(c: Ctx, p: { email: string; token: string; policy: PasswordPo
     titleKey: 'titles.reset',
     status: p.status ?? 200,
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('reset.heading')}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('reset.heading')}>
         <Island
           name="ResetForm"
           component={ResetForm}

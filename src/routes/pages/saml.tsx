@@ -1,24 +1,26 @@
 // SSO result pages (spec 01 section 2): saml-login-error and saml-test-passed, each with a close
-// button. The assertion consumer renders them directly (its answer may land on the initial host,
+// button, in the frame of every other page (framed.tsx). The assertion consumer renders them directly (its answer may land on the initial host,
 // where the admin running the test has no session); the GET routes serve them to signed-in users.
 import { Hono } from 'hono';
 import CloseWindow from '../../islands/CloseWindow';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
+import { renderFramed } from './framed';
 import type { AppEnv, Ctx } from '../env';
 
 export function samlResultPage(c: Ctx, kind: 'error' | 'passed', status: 200 | 400 | 403 | 404) {
   const { t, lang, deps } = c.var;
   const base = deps.config.BASE_PATH;
   const titleKey = kind === 'passed' ? 'titles.saml-test-passed' : 'titles.saml-login-error';
-  return renderPage(c, {
+  return renderFramed(c, {
     titleKey,
     status: status === 200 ? 200 : status,
-    body: (
-      <main className="mx-auto max-w-xl p-8 flex flex-col gap-4">
-        <h1 className="text-2xl font-semibold">{t(titleKey)}</h1>
-        <p role={kind === 'error' ? 'alert' : 'status'}>{t(kind === 'passed' ? 'sso.testPassed' : 'sso.loginError')}</p>
-        <div className="flex gap-4 items-center">
+    heading: t(titleKey),
+    children: (
+      <div className="flex flex-col gap-4">
+        <p role={kind === 'error' ? 'alert' : 'status'} className="m-0">
+          {t(kind === 'passed' ? 'sso.testPassed' : 'sso.loginError')}
+        </p>
+        <div className="flex items-center gap-4">
           <Island name="CloseWindow" component={CloseWindow} props={{ lang }} />
           {kind === 'error' && (
             <a className="text-blue-800 underline" href={`${base}/login`}>
@@ -26,7 +28,7 @@ export function samlResultPage(c: Ctx, kind: 'error' | 'passed', status: 200 | 4
             </a>
           )}
         </div>
-      </main>
+      </div>
     ),
   });
 }

@@ -4,7 +4,8 @@
 // pending login is the challenge cookie. Each page reads that pending login (without changing it)
 // for what it shows: the factor (SMS users may resend), when the SMS may be resent, whether the
 // tenant lets the user skip the forced setup. Without a pending login the browser goes back to
-// login with its query (spec 01: "Other failures return to login with the query kept").
+// login with its query (spec 01: "Other failures return to login with the query kept"), and the
+// login page says why (`notice=no-pending-login`; decision 0033: the bounce was silent).
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { ReactNode } from 'react';
@@ -15,9 +16,11 @@ import { enforcement } from '../../domain/twofa/login';
 import { SMS_RESEND_COOLDOWN_S } from '../../domain/twofa/setup';
 import type { SignInContext } from '../../islands/AfterSignIn';
 import BackupCodeForm from '../../islands/BackupCodeForm';
+import { NeedsJavaScript } from '../../islands/kit/Alert';
 import OtpForm from '../../islands/OtpForm';
 import SetupTwofaAtLogin from '../../islands/SetupTwofaAtLogin';
 import { safeContinuePath } from '../../shared/continue-path';
+import { loginWithNotice } from '../../shared/notices';
 import { addinTokenSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
@@ -54,8 +57,8 @@ async function pendingLogin(c: Ctx, kind: ChallengeKind) {
   return user ? { challenge, user } : null;
 }
 
-function backToLogin(c: Ctx) {
-  return c.redirect(`${c.get('deps').config.BASE_PATH}/login${new URL(c.req.url).search}`, 302);
+export function backToLogin(c: Ctx) {
+  return c.redirect(loginWithNotice(c.get('deps').config.BASE_PATH, new URL(c.req.url).search, 'no-pending-login'), 302);
 }
 
 function page(c: Ctx, titleKey: string, heading: string, body: ReactNode) {
@@ -65,7 +68,9 @@ function page(c: Ctx, titleKey: string, heading: string, body: ReactNode) {
   return renderPage(c, {
     titleKey,
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={heading}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={heading}>
+        {/* These steps are islands only (decision 0029 "Not done here"): say so without JavaScript. */}
+        <NeedsJavaScript text={t('kit.needsJavaScript')} />
         {body}
       </PublicCard>
     ),

@@ -6,6 +6,7 @@
 // sent to the check first.
 import { Hono } from 'hono';
 import { assertRecentPassword } from '../../domain/twofa/setup';
+import BackupCodesRegenerate from '../../islands/BackupCodesRegenerate';
 import TwofaDisable from '../../islands/TwofaDisable';
 import TwofaSetup from '../../islands/TwofaSetup';
 import VerifyPasswordForm from '../../islands/VerifyPasswordForm';
@@ -79,6 +80,7 @@ twofaPages.get('/twofa', async (c) => {
             <p>{t('twofa.statusMethod', { method: t(method === 'app' ? 'twofa.methodApp' : 'twofa.methodSms') })}</p>
             {method === 'sms' && maskedNumber(user.contactNumber) && <p>{t('twofa.statusSmsTo', { number: maskedNumber(user.contactNumber) })}</p>}
             <div className="mt-4 flex flex-wrap items-center gap-4">
+              <Island name="BackupCodesRegenerate" component={BackupCodesRegenerate} props={{ lang, basePath: base, email: user.email }} />
               <Island name="TwofaDisable" component={TwofaDisable} props={{ lang, basePath: base }} />
               <a href={`${base}/my-account`} className="text-blue-800 underline">
                 {t('common.backToMyAccount')}

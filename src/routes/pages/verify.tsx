@@ -1,5 +1,6 @@
 // Email verification link (spec 01 "Registration and verification pages"): /verify/:email?expires&id&signature.
 import { Hono } from 'hono';
+import { NeedsJavaScript } from '../../islands/kit/Alert';
 import VerifyEmail from '../../islands/VerifyEmail';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
@@ -15,7 +16,8 @@ verifyPages.get('/verify/:email', (c) => {
   return renderPage(c, {
     titleKey: 'titles.verify',
     body: (
-      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('verify.heading')}>
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t('verify.heading')}>
+        <NeedsJavaScript text={t('kit.needsJavaScript')} />
         <Island
           name="VerifyEmail"
           component={VerifyEmail}

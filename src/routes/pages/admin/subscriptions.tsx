@@ -1,8 +1,10 @@
 // Subscriptions (spec 02 "Subscriptions screen", sections 3, 4 and 9): trial or contract dates and
 // every feature line with its limit and usage, rendered on the server (nothing on it changes in the
 // browser). A failure to read the contract details is ignored silently: the page shows without them.
+// During a trial the days left are shown, and a feature the tenant has not subscribed to reads as
+// available during the trial (spec 02 section 9: the trial has every feature; decision 0033).
 import { getContractDetails } from '../../../domain/billing/contract';
-import { contractState, featureLines, formatContractDate, formatCount, type ContractDetails, type FeatureLine } from '../../../shared/contract';
+import { contractState, featureLines, formatContractDate, formatCount, trialDaysLeft, type ContractDetails, type FeatureLine } from '../../../shared/contract';
 import { SERVER_TIME_ZONE } from '../../../shared/dates';
 import type { Lang, T } from '../../../shared/i18n';
 import { Frame } from '../../../ui/Frame';
@@ -11,8 +13,8 @@ import type { Ctx } from '../../env';
 import { loadFrame } from '../frame-data';
 import { AdminHeading } from './parts';
 
-function planText(t: T, lang: Lang, line: FeatureLine): string {
-  if (!line.subscribed) return t('subscriptions.notSubscribed');
+function planText(t: T, lang: Lang, line: FeatureLine, trial: boolean): string {
+  if (!line.subscribed) return t(trial ? 'subscriptions.trialAvailable' : 'subscriptions.notSubscribed');
   if (line.kind === 'flag') return t('subscriptions.subscribed');
   if (line.limit === null) return t('subscriptions.unlimited');
   const n = formatCount(line.limit, lang);
@@ -39,6 +41,7 @@ function DateRow({ label, iso, testId }: { label: string; iso: string | null; te
 
 function Contract({ t, lang, d, now }: { t: T; lang: Lang; d: ContractDetails; now: number }) {
   const state = contractState(d, now);
+  const daysLeft = trialDaysLeft(d, now);
   const showTrial = state === 'trial' || state === 'trial-ended';
   const badge = state === 'contract' ? 'bg-green-100 text-green-900' : state === 'trial' ? 'bg-blue-100 text-blue-900' : 'bg-amber-100 text-amber-950';
   return (
@@ -60,6 +63,11 @@ function Contract({ t, lang, d, now }: { t: T; lang: Lang; d: ContractDetails; n
             </>
           )}
         </dl>
+        {daysLeft !== null && (
+          <p className="mb-0 mt-3 font-medium" data-testid="trial-days-left">
+            {t('subscriptions.trialDaysLeft', { days: daysLeft })}
+          </p>
+        )}
         {state === 'trial' && <p className="mb-0 mt-3 text-slate-800">{t('subscriptions.trialNote')}</p>}
       </section>
       <section aria-labelledby="features-heading" className="max-w-3xl">
@@ -87,7 +95,7 @@ function Contract({ t, lang, d, now }: { t: T; lang: Lang; d: ContractDetails; n
                   <th scope="row" className="px-4 py-2 text-left font-medium">
                     {t(`subscriptions.feature.${line.key}`)}
                   </th>
-                  <td className={`px-4 py-2 ${line.subscribed ? '' : 'text-slate-700'}`}>{planText(t, lang, line)}</td>
+                  <td className={`px-4 py-2 ${line.subscribed || state === 'trial' ? '' : 'text-slate-700'}`}>{planText(t, lang, line, state === 'trial')}</td>
                   <td className="px-4 py-2">{usageText(t, lang, line)}</td>
                 </tr>
               ))}

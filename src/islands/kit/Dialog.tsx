@@ -6,8 +6,19 @@
 //
 // Server rendering: an open dialog is rendered as <dialog open> (shown in place, non-modal) with a
 // backdrop, so the first paint is not blank; hydration upgrades it to a modal with showModal().
+//
+// Stacked dialogs (a confirmation opened from a form dialog): the browser puts each modal above
+// the last and makes everything below inert; a shared stack (src/shared/dialog-stack.ts) records
+// the order so that Escape closes the top one only, whatever order the effects ran in, and a
+// toast (kit/Toast.tsx) is drawn inside the top one (everything outside a modal dialog is inert).
 // https://html.spec.whatwg.org/multipage/interactive-elements.html#the-dialog-element
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { createDialogStack } from '../../shared/dialog-stack';
+
+/** The open modal dialogs of this page, bottom first. */
+export const openDialogs = createDialogStack<HTMLDialogElement>();
+/** Sent on `document` after a dialog opened or closed (the toast moves into the top one). */
+export const DIALOGS_CHANGED_EVENT = 'portal:dialogs-changed';
 
 export interface DialogProps {
   open: boolean;
@@ -35,10 +46,17 @@ export default function Dialog(p: DialogProps) {
   const [upgraded, setUpgraded] = useState(false);
   const opener = useRef<HTMLElement | null>(null);
   const shown = useRef(false);
+  const openedEl = useRef<HTMLDialogElement | null>(null);
   const latest = useRef(p);
   latest.current = p;
 
   const restoreFocus = () => {
+    // The element as it was opened: on unmount React has already cleared `ref`.
+    if (openedEl.current) {
+      openDialogs.close(openedEl.current);
+      document.dispatchEvent(new Event(DIALOGS_CHANGED_EVENT));
+    }
+    openedEl.current = null;
     const target = latest.current.returnFocus?.() ?? opener.current;
     opener.current = null;
     shown.current = false;
@@ -56,6 +74,9 @@ export default function Dialog(p: DialogProps) {
         if (el.open) el.removeAttribute('open');
         el.showModal();
         shown.current = true;
+        openedEl.current = el;
+        openDialogs.open(el);
+        document.dispatchEvent(new Event(DIALOGS_CHANGED_EVENT));
       }
       p.initialFocus?.current?.focus();
       setUpgraded(true);
@@ -82,8 +103,10 @@ export default function Dialog(p: DialogProps) {
         aria-describedby={p.describedBy}
         data-testid={p.testId}
         onCancel={(e) => {
-          // Escape: the caller decides (and re-renders with open=false), or nothing happens.
+          // Escape: the caller decides (and re-renders with open=false), or nothing happens; a
+          // dialog with another above it stays.
           e.preventDefault();
+          if (ref.current && openDialogs.list().includes(ref.current) && !openDialogs.isTop(ref.current)) return;
           latest.current.onDismiss?.();
         }}
         onClose={() => {

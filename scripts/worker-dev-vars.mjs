@@ -1,0 +1,15 @@
+// The variables `npm start` hands to `wrangler dev` (scripts/start-worker.mjs). workerd does not see
+// the shell's environment: a setting reaches the worker only through wrangler.toml, `.dev.vars` or
+// `--var`. So the port the portal listens on is passed as PORT (the dev default of PUBLIC_URL, the
+// origin of every mail link, is derived from it in src/config.ts), and the settings below are
+// passed through when the shell sets them. Anything else goes in `.dev.vars` (README "Quick start").
+
+/** Settings a developer commonly sets in the shell for `npm start`. */
+export const PASSED_THROUGH = ['PUBLIC_URL', 'PORTAL_DOMAIN'];
+
+/** `--var` arguments of `wrangler dev` for this environment and port. */
+export function workerDevVars(env, port) {
+  const vars = { DEV_MODE: 'true', HANDOFF_BROWSER_BINDING: 'false', PORT: String(port) };
+  for (const key of PASSED_THROUGH) if (env[key]) vars[key] = env[key];
+  return Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
+}

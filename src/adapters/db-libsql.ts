@@ -5,7 +5,7 @@
 import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import * as schema from '../db/schema';
-import { registerFirstRow, registerLongBatch } from '../db/client';
+import { registerFirstRow, registerLongWork } from '../db/client';
 import { clientFirstRow, observed, queryLogger, type LibsqlDatabase } from './db-libsql-core';
 import { openSqliteFile } from './db-sqlite-file';
 
@@ -29,7 +29,7 @@ export function openLibsql(url: string, opts: OpenOptions = {}): LibsqlDatabase 
     // file:/abs/path, file:///abs/path and file:relative/path all name a path.
     const file = openSqliteFile(url.replace(/^file:(\/\/(?=\/))?/, ''));
     const db = drizzle(file.client, { schema, logger });
-    if (file.longBatch) registerLongBatch(db, file.longBatch);
+    if (file.longBatch && file.longRead) registerLongWork(db, file.longBatch, file.longRead);
     return { client: file.client, db: registerFirstRow(db, observed(file.firstRow, onQuery)) };
   }
   // A local file is shared by a pool of connections (and by the seed or a backup): wait for a

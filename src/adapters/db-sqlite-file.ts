@@ -19,7 +19,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
-import type { FirstRow, LongBatch, SqlStatement } from '../db/client';
+import type { FirstRow, LongBatch, LongRead, SqlStatement } from '../db/client';
 import { LibsqlBatchError, LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Row } from '@libsql/client';
 
 type Value = null | number | bigint | string | Uint8Array;
@@ -33,7 +33,7 @@ interface Prepared {
 
 const CACHE_SIZE = 500;
 
-export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Client; firstRow: FirstRow; longBatch: LongBatch | null } {
+export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Client; firstRow: FirstRow; longBatch: LongBatch | null; longRead: LongRead | null } {
   const db = new Database(path, { timeout: 0 });
   // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit no longer waits for
   // the disk on the event loop (a login's few writes each cost an fsync before). The file stays
@@ -161,6 +161,7 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
       }
     },
     longBatch: longBatch?.run ?? null,
+    longRead: longBatch?.read ?? null,
   };
 }
 
@@ -186,15 +187,24 @@ const Database = require(workerData.libsql);
 const db = new Database(workerData.path, { timeout: workerData.lockWaitMs });
 db.exec('PRAGMA synchronous = NORMAL');
 db.exec('PRAGMA foreign_keys = ' + (workerData.foreignKeys ? 'ON' : 'OFF'));
-parentPort.on('message', ({ id, statements }) => {
+parentPort.on('message', ({ id, statements, read }) => {
+  if (read) {
+    try {
+      parentPort.postMessage({ id, rows: db.prepare(read.sql).all(read.params) });
+    } catch (e) {
+      parentPort.postMessage({ id, error: { message: String(e && e.message || e), code: e && e.code, rawCode: e && e.rawCode } });
+    }
+    return;
+  }
   try {
+    const changes = [];
     db.exec('BEGIN IMMEDIATE');
     for (const s of statements) {
       const stmt = db.prepare(s.sql);
-      if (stmt.reader) stmt.all(s.params); else stmt.run(s.params);
+      if (stmt.reader) { stmt.all(s.params); changes.push(0); } else changes.push(stmt.run(s.params).changes);
     }
     db.exec('COMMIT');
-    parentPort.postMessage({ id });
+    parentPort.postMessage({ id, changes });
   } catch (e) {
     try { if (db.inTransaction) db.exec('ROLLBACK'); } catch {}
     parentPort.postMessage({ id, error: { message: String(e && e.message || e), code: e && e.code, rawCode: e && e.rawCode } });
@@ -205,20 +215,20 @@ parentPort.on('message', ({ id, statements }) => {
 /** A second connection on its own thread, started at the first long batch. */
 function longBatchThread(path: string, foreignKeys: boolean, lockWaitMs: number) {
   const libsql = createRequire(import.meta.url).resolve('libsql');
-  const pending = new Map<number, { resolve: () => void; reject: (e: unknown) => void }>();
+  const pending = new Map<number, { resolve: (m: ThreadAnswer) => void; reject: (e: unknown) => void }>();
   let worker: Worker | null = null;
   let nextId = 1;
 
   function thread(): Worker {
     if (worker) return worker;
     const w = new Worker(LONG_BATCH_THREAD, { eval: true, workerData: { libsql, path, foreignKeys, lockWaitMs } });
-    w.on('message', (m: { id: number; error?: { message: string; code?: string; rawCode?: number } }) => {
+    w.on('message', (m: ThreadAnswer) => {
       const p = pending.get(m.id);
       pending.delete(m.id);
       if (pending.size === 0) w.unref();
       if (!p) return;
       if (m.error) p.reject(asLibsqlError(Object.assign(new Error(m.error.message), { code: m.error.code, rawCode: m.error.rawCode })));
-      else p.resolve();
+      else p.resolve(m);
     });
     w.on('error', (e) => {
       worker = null;
@@ -230,23 +240,32 @@ function longBatchThread(path: string, foreignKeys: boolean, lockWaitMs: number)
     return w;
   }
 
-  const run: LongBatch = (statements: SqlStatement[]) =>
-    new Promise<void>((resolve, reject) => {
+  function ask(message: Record<string, unknown>): Promise<ThreadAnswer> {
+    return new Promise<ThreadAnswer>((resolve, reject) => {
       const id = nextId++;
-      const params = statements.map((s) => ({ sql: s.sql, params: toParams(s.params as InArgs) }));
       const w = thread();
       pending.set(id, { resolve, reject });
-      w.ref(); // a batch in flight keeps the process alive until it answers
-      w.postMessage({ id, statements: params });
+      w.ref(); // work in flight keeps the process alive until it answers
+      w.postMessage({ id, ...message });
     });
+  }
 
   return {
-    run,
+    run: (async (statements: SqlStatement[]) =>
+      (await ask({ statements: statements.map((s) => ({ sql: s.sql, params: toParams(s.params as InArgs) })) })).changes ?? []) satisfies LongBatch,
+    read: (async (statement: SqlStatement) => (await ask({ read: { sql: statement.sql, params: toParams(statement.params as InArgs) } })).rows ?? []) satisfies LongRead,
     close: () => {
       void worker?.terminate();
       worker = null;
     },
   };
+}
+
+interface ThreadAnswer {
+  id: number;
+  changes?: number[];
+  rows?: Record<string, unknown>[];
+  error?: { message: string; code?: string; rawCode?: number };
 }
 
 function toParams(args: InArgs): Value[] | Record<string, Value> {

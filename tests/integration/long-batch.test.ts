@@ -2,8 +2,8 @@
 // its own: other requests are answered while it runs, writes wait for its lock without holding
 // the event loop, and it is still all or nothing (decision 0031).
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { longBatch, type SqlStatement } from '../../src/db/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { longBatch, longGet, type SqlStatement } from '../../src/db/client';
 import { isGuardFailure } from '../../src/domain/people/members';
 import { createHarness, type Harness } from '../support/harness';
 
@@ -46,6 +46,24 @@ describe.skipIf(process.env.DB_DRIVER === 'libsql-client')('a long batch on the 
     expect(await scratchRows()).toBe(3_000_000);
   });
 
+  it('while it holds the lock, a session seen by many requests is touched once, after it', async () => {
+    h = await createHarness();
+    const b = h.client(ACME);
+    expect((await b.login('admin@acme.test')).body.message).toBe('success');
+    h.clock.advance(5 * 60_000); // the session's activity is due to be recorded
+    // Rows this process's connection changed: a touch changes two (the session, the membership).
+    const changed = async () => Number((await h.deps.db.get<{ n: number }>(sql`SELECT total_changes() AS n`))!.n);
+    const before = await changed();
+    const running = longBatch(h.deps.db, [stmt('CREATE TABLE scratch (x INTEGER)'), SLOW_CTE]);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => b.get('/accounts/api/user')));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    await running;
+    await vi.waitFor(async () => expect(await changed()).toBe(before + 2));
+    // And no second touch follows: the row now says the activity is recorded.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await changed()).toBe(before + 2);
+  });
+
   it('all or nothing: a failing statement at the end leaves nothing of the batch, with the error the guards look for', async () => {
     h = await createHarness();
     const failing = longBatch(h.deps.db, [
@@ -57,7 +75,10 @@ describe.skipIf(process.env.DB_DRIVER === 'libsql-client')('a long batch on the 
     expect(isGuardFailure(error)).toBe(true);
     expect(await scratchRows()).toBeNull();
     // The thread is still there for the next batch.
-    await longBatch(h.deps.db, [stmt('CREATE TABLE scratch (x INTEGER)'), stmt('INSERT INTO scratch (x) VALUES (?)', [7])]);
-    expect(await scratchRows()).toBe(1);
+    // It answers each statement's changed rows, as db.batch's results tell them.
+    expect(await longBatch(h.deps.db, [stmt('CREATE TABLE scratch (x INTEGER)'), stmt('INSERT INTO scratch (x) VALUES (?), (?)', [7, 8])])).toEqual([0, 2]);
+    expect(await scratchRows()).toBe(2);
+    // A long read runs there too and answers named columns.
+    expect(await longGet(h.deps.db, sql`SELECT sum(x) AS total FROM scratch`)).toEqual({ total: 15 });
   });
 });

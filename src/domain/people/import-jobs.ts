@@ -13,7 +13,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { Deps, JobMessage } from '../../deps';
-import { longBatch, type SqlStatement } from '../../db/client';
+import { longBatch, longGet, type SqlStatement } from '../../db/client';
 import { departments, importChunks, importJobs, importLogs, type Tenant } from '../../db/schema';
 import type { Lang } from '../../shared/i18n';
 import type { ImportJobProgress, ImportRowError, ManagedApp } from '../../shared/people-schemas';
@@ -299,7 +299,7 @@ async function stagePiece(deps: Deps, job: ImportJob): Promise<ImportJob | null>
   const next = job.nextChunk + 1;
   const processed = job.processedRows + records.length - (headerSeen && !job.headerSeen ? 1 : 0);
   const rowErrors = errors.slice(0, MAX_ROW_ERRORS);
-  const statements: unknown[] = [
+  const statements: { toSQL(): SqlStatement }[] = [
     db
       .update(importJobs)
       .set({
@@ -330,7 +330,8 @@ async function stagePiece(deps: Deps, job: ImportJob): Promise<ImportJob | null>
     );
   }
   try {
-    await db.batch(statements as never);
+    // The piece's rows go in off the event loop where the driver would hold it (db/client.ts).
+    await longBatch(db, statements);
   } catch (e) {
     if (isGuardFailure(e)) return null; // another runner has the job now
     throw e;
@@ -374,7 +375,8 @@ const invalid = (line: number, column: ImportRowError['column'], error: string) 
 async function checkBeforeSwitch(deps: Deps, job: ImportJob): Promise<Record<ManagedApp, number>> {
   const { db } = deps;
   const T = job.tenantId;
-  const first = async (query: ReturnType<typeof sql>) => (await db.get<{ line: number | null }>(query))?.line ?? null;
+  // Each scans the staged rows (a million for a 50 MB file): off the event loop where that matters.
+  const first = async (query: ReturnType<typeof sql>) => (await longGet<{ line: number | null }>(db, query))?.line ?? null;
   if (job.kind === 'add') {
     const taken = await first(sql`SELECT min(r.line) AS line FROM import_rows r CROSS JOIN users u ON u.email = r.email
       CROSS JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${T} WHERE r.job_id = ${job.id}`);
@@ -395,10 +397,10 @@ async function checkBeforeSwitch(deps: Deps, job: ImportJob): Promise<Record<Man
   // Seats: new holders per app among members who stay active.
   let extra: Record<ManagedApp, number>;
   if (job.kind === 'add') {
-    const row = await db.get<{ meishi: number | null; scheduler: number | null }>(sql`SELECT sum(meishi) AS meishi, sum(scheduler) AS scheduler FROM import_rows WHERE job_id = ${job.id}`);
+    const row = await longGet<{ meishi: number | null; scheduler: number | null }>(db, sql`SELECT sum(meishi) AS meishi, sum(scheduler) AS scheduler FROM import_rows WHERE job_id = ${job.id}`);
     extra = { meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) };
   } else {
-    const row = await db.get<{ meishi: number | null; scheduler: number | null; demoted: number | null; promoted: number | null; firstDemoted: number | null }>(sql`
+    const row = await longGet<{ meishi: number | null; scheduler: number | null; demoted: number | null; promoted: number | null; firstDemoted: number | null }>(db, sql`
       SELECT sum(CASE WHEN r.meishi = 1 AND tu.meishi_access_granted_at IS NULL THEN 1 WHEN r.meishi = 0 AND tu.meishi_access_granted_at IS NOT NULL THEN -1 ELSE 0 END) AS meishi,
         sum(CASE WHEN r.scheduler = 1 AND tu.scheduler_access_granted_at IS NULL THEN 1 WHEN r.scheduler = 0 AND tu.scheduler_access_granted_at IS NOT NULL THEN -1 ELSE 0 END) AS scheduler,
         sum(tu.is_admin = 1 AND r.is_admin = 0) AS demoted, sum(tu.is_admin = 0 AND r.is_admin = 1) AS promoted,
@@ -424,7 +426,7 @@ async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
   const now = clock.now();
   const ua = job.actorUserAgent;
   const actor = job.userId;
-  const range = await db.get<{ lo: number | null; hi: number | null; n: number }>(sql`SELECT min(line) AS lo, max(line) AS hi, count(*) AS n FROM import_rows WHERE job_id = ${J}`);
+  const range = await longGet<{ lo: number | null; hi: number | null; n: number }>(db, sql`SELECT min(line) AS lo, max(line) AS hi, count(*) AS n FROM import_rows WHERE job_id = ${J}`);
   const count = Number(range?.n ?? 0);
   const statements: { toSQL(): SqlStatement }[] = [
     // The state flip first: a runner that lost the job fails here, before anything else.
@@ -603,19 +605,14 @@ export async function runImportJob(deps: Deps, jobId: number, opts: RunOptions =
 export async function cleanupJob(deps: Deps, jobId: number): Promise<void> {
   const { db } = deps;
   for (;;) {
-    const res = await db.run(sql`DELETE FROM import_rows WHERE job_id = ${jobId} AND line IN (SELECT line FROM import_rows WHERE job_id = ${jobId} LIMIT ${CLEANUP_ROWS})`);
-    if (affected(res) < CLEANUP_ROWS) break;
+    const [deleted] = await longBatch(db, [rawStatement(db, sql`DELETE FROM import_rows WHERE job_id = ${jobId} AND line IN (SELECT line FROM import_rows WHERE job_id = ${jobId} LIMIT ${CLEANUP_ROWS})`)]);
+    if ((deleted ?? 0) < CLEANUP_ROWS) break;
     await pause();
   }
   await db.delete(importChunks).where(eq(importChunks.jobId, jobId));
   await db.update(importJobs).set({ cleanedAt: deps.clock.now(), carry: '' }).where(eq(importJobs.id, jobId));
 }
 
-/** Rows changed by a run (libSQL: rowsAffected; D1: meta.changes). */
-function affected(res: unknown): number {
-  const r = res as { rowsAffected?: number; meta?: { changes?: number } };
-  return Number(r.rowsAffected ?? r.meta?.changes ?? 0);
-}
 
 /**
  * The sweep's part: jobs whose runner went away (restart, evicted isolate, failure) are run on,

@@ -61,30 +61,52 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
   function execute(input: InStatement): ResultSet {
     const { sql, args } = typeof input === 'string' ? { sql: input, args: [] as InArgs } : { sql: input.sql, args: input.args ?? [] };
     const params = toParams(args);
+    let p: Prepared | undefined;
     try {
-      const p = prepare(sql);
+      p = prepare(sql);
       if (p.reader) {
         const rows = p.stmt.all(params) as unknown[][];
-        return resultSet(p.columns, rows.map((r) => namedRow(r, p.columns)), 0, undefined);
+        return resultSet(p.columns, rows.map((r) => namedRow(r, p!.columns)), 0, undefined);
       }
-      const info = p.stmt.run(params) as { changes: number; lastInsertRowid: number | bigint };
+      const stmt = p.stmt;
+      const run = () => stmt.run(params) as { changes: number; lastInsertRowid: number | bigint };
+      // A write of its own takes the lock first (see inTransaction); PRAGMAs and transaction
+      // control run as they are.
+      const info = db.inTransaction || CONTROL.test(sql) ? run() : inTransaction('IMMEDIATE', run);
       return resultSet([], [], info.changes, BigInt(info.lastInsertRowid));
     } catch (e) {
-      throw asLibsqlError(e);
+      const err = asLibsqlError(e);
+      // A statement that failed on a lock is never reused (libsql leaves it active).
+      if (isLocked(err)) cache.delete(sql);
+      throw err;
     }
   }
 
-  function inTransaction<T>(begin: string, work: () => T): T {
-    execute(begin);
+  /**
+   * Runs `work` in a transaction whose lock is taken by BEGIN through exec. A prepared statement
+   * that fails on a lock stays active in libsql (no reset) and keeps its connection's
+   * transaction open, so every later write of the connection fails too (measured: SQLITE_BUSY_SNAPSHOT
+   * until that statement runs again). Taking the write lock first with exec means no statement
+   * inside meets a lock; reads never do in WAL mode.
+   */
+  function inTransaction<T>(kind: 'IMMEDIATE' | 'DEFERRED', work: () => T): T {
+    try {
+      db.exec(`BEGIN ${kind}`);
+    } catch (e) {
+      throw asLibsqlError(e);
+    }
     try {
       const out = work();
-      execute('COMMIT');
+      db.exec('COMMIT');
       return out;
     } catch (e) {
       if (db.inTransaction) db.exec('ROLLBACK');
-      throw e;
+      throw e instanceof LibsqlError ? e : asLibsqlError(e);
     }
   }
+
+  /** A batch of reads only needs no write lock. */
+  const readsOnly = (stmts: InStatement[]) => stmts.every((s) => prepare(typeof s === 'string' ? s : Array.isArray(s) ? s[0] : s.sql).reader);
 
   function runAll(stmts: InStatement[]): ResultSet[] {
     return stmts.map((s, i) => {
@@ -108,12 +130,12 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
       return whenFree(() => execute(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt));
     },
     async batch(stmts: InStatement[], mode: 'write' | 'read' | 'deferred' = 'deferred') {
-      return whenFree(() => inTransaction(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN DEFERRED', () => runAll(stmts)));
+      return whenFree(() => inTransaction(mode !== 'write' && readsOnly(stmts) ? 'DEFERRED' : 'IMMEDIATE', () => runAll(stmts)));
     },
     async migrate(stmts: InStatement[]) {
       db.exec('PRAGMA foreign_keys=off');
       try {
-        return inTransaction('BEGIN DEFERRED', () => runAll(stmts));
+        return inTransaction('IMMEDIATE', () => runAll(stmts));
       } finally {
         db.exec('PRAGMA foreign_keys=on');
       }
@@ -165,7 +187,10 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
   };
 }
 
-const isLocked = (e: unknown) => e instanceof LibsqlError && (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_LOCKED');
+/** Transaction control and PRAGMAs: never wrapped in a transaction of ours. */
+const CONTROL = /^\s*(PRAGMA|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ATTACH|DETACH)\b/i;
+
+const isLocked = (e: unknown) => e instanceof LibsqlError && /^SQLITE_(BUSY|LOCKED)/.test(e.code);
 
 /** Runs `work` now, or again after pauses while the file is locked by another connection. */
 async function retryWhileLocked<T>(work: () => T, limitMs: number): Promise<T> {

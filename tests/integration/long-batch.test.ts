@@ -64,6 +64,20 @@ describe.skipIf(process.env.DB_DRIVER === 'libsql-client')('a long batch on the 
     expect(await changed()).toBe(before + 2);
   });
 
+  it('writes that met its lock leave this connection able to write: what they wrote is committed for every connection', async () => {
+    h = await createHarness();
+    const db = h.deps.db;
+    await db.run(sql`CREATE TABLE marks (x INTEGER)`);
+    const running = longBatch(db, [stmt('CREATE TABLE scratch (x INTEGER)'), SLOW_CTE]);
+    // A write of its own and a batch that reads, then writes: both meet the lock and wait.
+    const single = db.run(sql`INSERT INTO marks (x) VALUES (1)`);
+    const batch = db.batch([db.run(sql`SELECT count(*) FROM marks`), db.run(sql`INSERT INTO marks (x) VALUES (2)`)]);
+    await Promise.all([running, single, batch]);
+    await db.run(sql`INSERT INTO marks (x) VALUES (3)`);
+    // Read on the long-work thread's own connection: only committed rows are there.
+    expect(await longGet(db, sql`SELECT count(*) AS n, sum(x) AS total FROM marks`)).toEqual({ n: 3, total: 6 });
+  });
+
   it('all or nothing: a failing statement at the end leaves nothing of the batch, with the error the guards look for', async () => {
     h = await createHarness();
     const failing = longBatch(h.deps.db, [

@@ -609,7 +609,8 @@ export async function cleanupJob(deps: Deps, jobId: number): Promise<void> {
     if ((deleted ?? 0) < CLEANUP_ROWS) break;
     await pause();
   }
-  await db.delete(importChunks).where(eq(importChunks.jobId, jobId));
+  // The file's pieces: up to 50 MB of text to free, off the event loop too.
+  await longBatch(db, [db.delete(importChunks).where(eq(importChunks.jobId, jobId))]);
   await db.update(importJobs).set({ cleanedAt: deps.clock.now(), carry: '' }).where(eq(importJobs.id, jobId));
 }
 

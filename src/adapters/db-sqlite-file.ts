@@ -5,17 +5,17 @@
 //
 // It answers the subset of @libsql/client's `Client` that drizzle's libsql driver calls
 // (execute, batch, migrate, executeMultiple, close), so the schema, the queries and the migrations
-// stay the same on every driver. One connection, used synchronously: a statement or a whole batch
-// runs to its end before any other request's code runs, so a batch is atomic within the process;
-// Interactive transactions are not offered: D1 has none either, so the code never uses them.
+// stay the same on every driver. One connection for requests, used synchronously: a statement or a
+// whole batch runs to its end before any other request's code runs, so a batch is atomic within the
+// process. Interactive transactions are not offered: D1 has none either, so the code never uses them.
 //
 // Locks: the connection never waits for one inside the driver (that wait would hold the event
 // loop). A statement or batch that finds the file locked by another connection (the long-batch
 // thread below, the seed, a backup, a CLI) is retried after a pause, up to `lockWaitMs`; a batch
 // is rolled back first, so it is retried whole. Reads never wait: WAL readers see the last commit.
 //
-// A long batch (an import's switch, seconds for a large file) runs on a second connection in a
-// thread of its own, so every other request is answered meanwhile; it is one transaction there.
+// Long work (an import's switch, seconds for a large file) runs on a second connection in a thread
+// of its own, so every other request is answered meanwhile; a long batch is one transaction there.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
@@ -61,12 +61,11 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
   function execute(input: InStatement): ResultSet {
     const { sql, args } = typeof input === 'string' ? { sql: input, args: [] as InArgs } : { sql: input.sql, args: input.args ?? [] };
     const params = toParams(args);
-    let p: Prepared | undefined;
     try {
-      p = prepare(sql);
+      const p = prepare(sql);
       if (p.reader) {
         const rows = p.stmt.all(params) as unknown[][];
-        return resultSet(p.columns, rows.map((r) => namedRow(r, p!.columns)), 0, undefined);
+        return resultSet(p.columns, rows.map((r) => namedRow(r, p.columns)), 0, undefined);
       }
       const stmt = p.stmt;
       const run = () => stmt.run(params) as { changes: number; lastInsertRowid: number | bigint };

@@ -20,6 +20,7 @@ import { isEmpty, seedDemo } from '../db/seed';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/auth/passwords';
 import { runScheduledJobs } from '../domain/operations/schedule';
+import { cronSchedule } from './cron-schedule';
 import { startPeopleSweep } from './people-sweep';
 
 // The parts of the Deno namespace this entry uses (no Deno types in the project's type check).
@@ -74,14 +75,6 @@ export async function buildDenoDeps(env: Record<string, string | undefined>): Pr
     appUsage: appUsageReporter(config),
     close: () => client.close(),
   };
-}
-
-/** SCHEDULE_MINUTES (default 60, 0 = off) as a cron expression, when it is one. */
-export function cronSchedule(minutes: number): string | null {
-  if (!(minutes > 0)) return null;
-  if (minutes < 60 && 60 % minutes === 0) return `*/${minutes} * * * *`;
-  if (minutes % 60 === 0 && 24 % (minutes / 60) === 0) return `0 */${minutes / 60} * * *`;
-  return null;
 }
 
 export async function runJobs(deps: Deps): Promise<void> {

@@ -19,6 +19,7 @@ import { loadArgon2Native } from '../src/adapters/argon2-native';
 import { loadArgon2Node } from '../src/adapters/argon2-node';
 import { createPasswordHasher } from '../src/domain/auth/passwords';
 import { passwordScore } from '../src/shared/password';
+import { workersBench, workersSection, type WorkersResult } from './workers';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = (process.env.BASE_PATH ?? '/accounts').replace(/\/+$/, '');
@@ -387,7 +388,7 @@ function runRow(r: Run) {
   return `| ${r.name} | ${r.connections} | ${r.duration} s | ${x.requests.average.toFixed(0)} | ${x.latency.p50} | ${x.latency.p99} | ${x.latency.average.toFixed(2)} | ${x.latency.max} | ${x.requests.total} | ${codes} | ${x.non2xx} | ${x.errors} / ${x.timeouts} | ${r.serverCpuPerReq === null ? 'n/a' : r.serverCpuPerReq.toFixed(2)} | ${r.cpuShare ? `${pct(r.cpuShare.server)} / ${pct(r.cpuShare.generator)} / ${pct(r.cpuShare.other)}` : 'n/a'} | ${r.loadBefore.toFixed(2)} |`;
 }
 
-function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof pageWeights>>, stderr: Record<string, number>) {
+function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof pageWeights>>, stderr: Record<string, number>, workers: WorkersResult | null) {
   const cpus = os.cpus();
   const lines: string[] = [];
   lines.push('# Benchmark results', '');
@@ -426,7 +427,8 @@ function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof
     lines.push(`| full password logins >= 100/s | **${best.toFixed(0)}/s** (best of ${logins.map((r) => r.connections).join(', ')} connections) | ${best >= 100 ? 'yes' : 'no'} |`);
     lines.push(`| other requests' p99 < 20 ms while logins run | \`/healthz\` p99 **${probe.result.latency.p99} ms** (p50 ${probe.result.latency.p50} ms) during the ${PROBED_LOGIN_CONNECTIONS}-connection logins | ${probe.result.latency.p99 < 20 ? 'yes' : 'no'} |`);
     lines.push(`| login page JavaScript <= 80 KB gzip | **${kb(loginJs)}** | ${loginJs <= 80 * 1024 ? 'yes' : 'no'} |`);
-    lines.push('| one D1 round trip per signed-in GET (Workers) | asserted by tests/workers/round-trips.test.ts (`X-D1-Round-Trips: 1` in `wrangler dev`); not timed here | see the test |');
+    const d1 = workers?.rows.find((r) => r.request === '`GET api/user` signed in');
+    lines.push(`| one D1 round trip for a signed-in \`GET api/user\` (Workers) | ${d1 ? `**${d1.roundTrips}** in \`wrangler dev\` (section "Workers" below; also asserted by tests/workers/round-trips.test.ts)` : 'not measured in this run (BENCH_WORKERS=0)'} | ${d1 ? (d1.roundTrips === '1' ? 'yes' : 'no') : 'n/a'} |`);
     lines.push('');
   }
   lines.push('## Throughput and latency', '');
@@ -457,6 +459,7 @@ function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof
   lines.push('');
   lines.push(`Lines the servers wrote to stderr during the run: ${Object.entries(stderr).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
   lines.push('');
+  if (workers) lines.push(...workersSection(workers));
   lines.push('## CPU cost of the steps of a login', '');
   lines.push(
     `Timed in the bench process with the app's own code (\`createPasswordHasher\` with each argon2id adapter, \`passwordScore\`), after 3 warm-up calls, while the servers were idle. Compare the sum with "server CPU ms/req" of the login rows; the rest is HTTP, JSON, libSQL writes and garbage collection.`,
@@ -594,7 +597,14 @@ async function main() {
     for (const c of costs) console.log(`  ${c.name}: median ${c.median.toFixed(1)} ms`);
 
     for (const c of children) if (c.exited) throw new Error(`${c.name} exited during the run`);
-    report(runs, costs, weights, Object.fromEntries(children.map((c) => [c.name, c.stderrLines])));
+    const stderr = Object.fromEntries(children.map((c) => [c.name, c.stderrLines]));
+    await stopAll(); // the Node servers make way for workerd
+    let workers: WorkersResult | null = null;
+    if (process.env.BENCH_WORKERS !== '0') {
+      console.log('Workers (wrangler dev + local D1)...');
+      workers = await workersBench(base, (line) => console.log(line));
+    }
+    report(runs, costs, weights, stderr, workers);
     console.log('Wrote bench/RESULTS.md');
     const errLines = children.flatMap((c) => c.log.filter((l) => l.includes(' err] ')));
     if (errLines.length) console.log(`Server stderr (last lines):\n${errLines.slice(-20).join('\n')}`);

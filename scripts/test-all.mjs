@@ -1,5 +1,6 @@
 // npm test: every layer CI runs, in order — type check, lint, unit + integration (libSQL in
-// files; a second time through @libsql/client's driver), the Workers layer (workerd + local D1 via wrangler dev), and the browser journeys
+// files; a second time through @libsql/client's driver), the Workers layer (workerd + local D1 via wrangler dev), the Deno layer
+// (src/entry/deno.ts on Deno from npm, libSQL file), and the browser journeys
 // (Playwright + Debian's Chromium). Ends with one "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -41,6 +42,8 @@ step('integration (DB_DRIVER=libsql-client)', 'npx', ['vitest', 'run', '--projec
 countVitest(`${reports}/vitest-libsql-client.json`);
 step('workers (workerd + D1)', 'npx', ['vitest', 'run', '--project', 'workers', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/workers.json`]);
 countVitest(`${reports}/workers.json`);
+step('deno (src/entry/deno.ts on Deno)', 'npx', ['vitest', 'run', '--project', 'deno', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/deno.json`]);
+countVitest(`${reports}/deno.json`);
 step('browser (Playwright + Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${reports}/e2e.json` });
 try {
   const j = JSON.parse(readFileSync(`${reports}/e2e.json`, 'utf8'));

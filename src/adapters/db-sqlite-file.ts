@@ -5,12 +5,21 @@
 //
 // It answers the subset of @libsql/client's `Client` that drizzle's libsql driver calls
 // (execute, batch, migrate, executeMultiple, close), so the schema, the queries and the migrations
-// stay the same on every driver. One connection, used synchronously: a statement or a whole batch
-// runs to its end before any other request's code runs, so a batch is atomic within the process;
-// other processes (the seed, a backup, a CLI) wait up to `timeout` ms for the file's lock.
-// Interactive transactions are not offered: D1 has none either, so the code never uses them.
+// stay the same on every driver. One connection for requests, used synchronously: a statement or a
+// whole batch runs to its end before any other request's code runs, so a batch is atomic within the
+// process. Interactive transactions are not offered: D1 has none either, so the code never uses them.
+//
+// Locks: the connection never waits for one inside the driver (that wait would hold the event
+// loop). A statement or batch that finds the file locked by another connection (the long-batch
+// thread below, the seed, a backup, a CLI) is retried after a pause, up to `lockWaitMs`; a batch
+// is rolled back first, so it is retried whole. Reads never wait: WAL readers see the last commit.
+//
+// Long work (an import's switch, seconds for a large file) runs on a second connection in a thread
+// of its own, so every other request is answered meanwhile; a long batch is one transaction there.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
-import type { FirstRow } from '../db/client';
+import type { FirstRow, LongBatch, LongRead, SqlStatement } from '../db/client';
 import { LibsqlBatchError, LibsqlError, type Client, type InArgs, type InStatement, type ResultSet, type Row } from '@libsql/client';
 
 type Value = null | number | bigint | string | Uint8Array;
@@ -24,8 +33,8 @@ interface Prepared {
 
 const CACHE_SIZE = 500;
 
-export function openSqliteFile(path: string, timeout = 5000): { client: Client; firstRow: FirstRow } {
-  const db = new Database(path, { timeout });
+export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Client; firstRow: FirstRow; longBatch: LongBatch | null; longRead: LongRead | null } {
+  const db = new Database(path, { timeout: 0 });
   // In WAL mode NORMAL syncs at checkpoints, not at every commit: a commit no longer waits for
   // the disk on the event loop (a login's few writes each cost an fsync before). The file stays
   // consistent; a power cut (not a process crash) may lose the last commits.
@@ -58,24 +67,45 @@ export function openSqliteFile(path: string, timeout = 5000): { client: Client; 
         const rows = p.stmt.all(params) as unknown[][];
         return resultSet(p.columns, rows.map((r) => namedRow(r, p.columns)), 0, undefined);
       }
-      const info = p.stmt.run(params) as { changes: number; lastInsertRowid: number | bigint };
+      const stmt = p.stmt;
+      const run = () => stmt.run(params) as { changes: number; lastInsertRowid: number | bigint };
+      // A write of its own takes the lock first (see inTransaction); PRAGMAs and transaction
+      // control run as they are.
+      const info = db.inTransaction || CONTROL.test(sql) ? run() : inTransaction('IMMEDIATE', run);
       return resultSet([], [], info.changes, BigInt(info.lastInsertRowid));
     } catch (e) {
-      throw asLibsqlError(e);
+      const err = asLibsqlError(e);
+      // A statement that failed on a lock is never reused (libsql leaves it active).
+      if (isLocked(err)) cache.delete(sql);
+      throw err;
     }
   }
 
-  function inTransaction<T>(begin: string, work: () => T): T {
-    execute(begin);
+  /**
+   * Runs `work` in a transaction whose lock is taken by BEGIN through exec. A prepared statement
+   * that fails on a lock stays active in libsql (no reset) and keeps its connection's
+   * transaction open, so every later write of the connection fails too (measured: SQLITE_BUSY_SNAPSHOT
+   * until that statement runs again). Taking the write lock first with exec means no statement
+   * inside meets a lock; reads never do in WAL mode.
+   */
+  function inTransaction<T>(kind: 'IMMEDIATE' | 'DEFERRED', work: () => T): T {
+    try {
+      db.exec(`BEGIN ${kind}`);
+    } catch (e) {
+      throw asLibsqlError(e);
+    }
     try {
       const out = work();
-      execute('COMMIT');
+      db.exec('COMMIT');
       return out;
     } catch (e) {
       if (db.inTransaction) db.exec('ROLLBACK');
-      throw e;
+      throw e instanceof LibsqlError ? e : asLibsqlError(e);
     }
   }
+
+  /** A batch of reads only needs no write lock. */
+  const readsOnly = (stmts: InStatement[]) => stmts.every((s) => prepare(typeof s === 'string' ? s : Array.isArray(s) ? s[0] : s.sql).reader);
 
   function runAll(stmts: InStatement[]): ResultSet[] {
     return stmts.map((s, i) => {
@@ -88,19 +118,23 @@ export function openSqliteFile(path: string, timeout = 5000): { client: Client; 
     });
   }
 
+  const whenFree = <T>(work: () => T) => retryWhileLocked(work, lockWaitMs);
+  // A file of its own (not :memory:) can be opened by a second connection.
+  const longBatch = path === ':memory:' || path === '' ? null : longBatchThread(path, Boolean((db.prepare('PRAGMA foreign_keys').get() as { foreign_keys?: number })?.foreign_keys), lockWaitMs);
+
   const client = {
     protocol: 'file',
     closed: false,
     async execute(stmt: InStatement | string, args?: InArgs) {
-      return execute(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt);
+      return whenFree(() => execute(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt));
     },
     async batch(stmts: InStatement[], mode: 'write' | 'read' | 'deferred' = 'deferred') {
-      return inTransaction(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN DEFERRED', () => runAll(stmts));
+      return whenFree(() => inTransaction(mode !== 'write' && readsOnly(stmts) ? 'DEFERRED' : 'IMMEDIATE', () => runAll(stmts)));
     },
     async migrate(stmts: InStatement[]) {
       db.exec('PRAGMA foreign_keys=off');
       try {
-        return inTransaction('BEGIN DEFERRED', () => runAll(stmts));
+        return inTransaction('IMMEDIATE', () => runAll(stmts));
       } finally {
         db.exec('PRAGMA foreign_keys=on');
       }
@@ -124,21 +158,138 @@ export function openSqliteFile(path: string, timeout = 5000): { client: Client; 
     close() {
       client.closed = true;
       cache.clear();
+      longBatch?.close();
       if (db.open) db.close();
     },
   };
 
+  const readFirst = (text: string, args: unknown[]) => {
+    try {
+      return prepare(text).stmt.get(args) as unknown[] | undefined;
+    } catch (e) {
+      throw asLibsqlError(e);
+    }
+  };
   return {
     client: client as unknown as Client,
     // One native call for one row (all() iterates in batches of 100).
     firstRow: async (text, args) => {
       try {
-        return prepare(text).stmt.get(args) as unknown[] | undefined;
+        return readFirst(text, args);
       } catch (e) {
-        throw asLibsqlError(e);
+        if (!isLocked(e)) throw e;
+        return whenFree(() => readFirst(text, args));
       }
     },
+    longBatch: longBatch?.run ?? null,
+    longRead: longBatch?.read ?? null,
   };
+}
+
+/** Transaction control and PRAGMAs: never wrapped in a transaction of ours. */
+const CONTROL = /^\s*(PRAGMA|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ATTACH|DETACH)\b/i;
+
+const isLocked = (e: unknown) => e instanceof LibsqlError && /^SQLITE_(BUSY|LOCKED)/.test(e.code);
+
+/** Runs `work` now, or again after pauses while the file is locked by another connection. */
+async function retryWhileLocked<T>(work: () => T, limitMs: number): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return work();
+    } catch (e) {
+      if (!isLocked(e) || Date.now() + pause > deadline) throw e;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+// CommonJS, evaluated in the thread; the module path comes from the main thread's resolution.
+const LONG_BATCH_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.libsql);
+const db = new Database(workerData.path, { timeout: workerData.lockWaitMs });
+db.exec('PRAGMA synchronous = NORMAL');
+db.exec('PRAGMA foreign_keys = ' + (workerData.foreignKeys ? 'ON' : 'OFF'));
+parentPort.on('message', ({ id, statements, read }) => {
+  if (read) {
+    try {
+      parentPort.postMessage({ id, rows: db.prepare(read.sql).all(read.params) });
+    } catch (e) {
+      parentPort.postMessage({ id, error: { message: String(e && e.message || e), code: e && e.code, rawCode: e && e.rawCode } });
+    }
+    return;
+  }
+  try {
+    const changes = [];
+    db.exec('BEGIN IMMEDIATE');
+    for (const s of statements) {
+      const stmt = db.prepare(s.sql);
+      if (stmt.reader) { stmt.all(s.params); changes.push(0); } else changes.push(stmt.run(s.params).changes);
+    }
+    db.exec('COMMIT');
+    parentPort.postMessage({ id, changes });
+  } catch (e) {
+    try { if (db.inTransaction) db.exec('ROLLBACK'); } catch {}
+    parentPort.postMessage({ id, error: { message: String(e && e.message || e), code: e && e.code, rawCode: e && e.rawCode } });
+  }
+});
+`;
+
+/** A second connection on its own thread, started at the first long batch. */
+function longBatchThread(path: string, foreignKeys: boolean, lockWaitMs: number) {
+  const libsql = createRequire(import.meta.url).resolve('libsql');
+  const pending = new Map<number, { resolve: (m: ThreadAnswer) => void; reject: (e: unknown) => void }>();
+  let worker: Worker | null = null;
+  let nextId = 1;
+
+  function thread(): Worker {
+    if (worker) return worker;
+    const w = new Worker(LONG_BATCH_THREAD, { eval: true, workerData: { libsql, path, foreignKeys, lockWaitMs } });
+    w.on('message', (m: ThreadAnswer) => {
+      const p = pending.get(m.id);
+      pending.delete(m.id);
+      if (pending.size === 0) w.unref();
+      if (!p) return;
+      if (m.error) p.reject(asLibsqlError(Object.assign(new Error(m.error.message), { code: m.error.code, rawCode: m.error.rawCode })));
+      else p.resolve(m);
+    });
+    w.on('error', (e) => {
+      worker = null;
+      for (const p of pending.values()) p.reject(e);
+      pending.clear();
+    });
+    w.unref();
+    worker = w;
+    return w;
+  }
+
+  function ask(message: Record<string, unknown>): Promise<ThreadAnswer> {
+    return new Promise<ThreadAnswer>((resolve, reject) => {
+      const id = nextId++;
+      const w = thread();
+      pending.set(id, { resolve, reject });
+      w.ref(); // work in flight keeps the process alive until it answers
+      w.postMessage({ id, ...message });
+    });
+  }
+
+  return {
+    run: (async (statements: SqlStatement[]) =>
+      (await ask({ statements: statements.map((s) => ({ sql: s.sql, params: toParams(s.params as InArgs) })) })).changes ?? []) satisfies LongBatch,
+    read: (async (statement: SqlStatement) => (await ask({ read: { sql: statement.sql, params: toParams(statement.params as InArgs) } })).rows ?? []) satisfies LongRead,
+    close: () => {
+      void worker?.terminate();
+      worker = null;
+    },
+  };
+}
+
+interface ThreadAnswer {
+  id: number;
+  changes?: number[];
+  rows?: Record<string, unknown>[];
+  error?: { message: string; code?: string; rawCode?: number };
 }
 
 function toParams(args: InArgs): Value[] | Record<string, Value> {

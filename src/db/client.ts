@@ -1,6 +1,6 @@
 // The database handle every layer receives. Both runtimes get the same drizzle query API;
 // the entries build it from a D1 binding or a libSQL client (src/adapters/db-*.ts).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type * as schema from './schema';
 
@@ -46,4 +46,48 @@ export function linkScope(scoped: Db, root: Db): Db {
 
 export function rootOf(db: Db): Db {
   return scopeRoots.get(db) ?? db;
+}
+
+/** A statement of a batch as SQL text and driver values. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+/** Runs statements in one transaction, all or nothing, without holding the caller's event loop; answers each one's changed rows. */
+export type LongBatch = (statements: SqlStatement[]) => Promise<number[]>;
+/** Runs one long read (a scan of a large table) without holding the caller's event loop. */
+export type LongRead = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
+
+const longRunners = new WeakMap<object, { batch: LongBatch; read: LongRead }>();
+
+/** An adapter whose statements would hold the event loop (a synchronous driver) offers another way. */
+export function registerLongWork(db: Db, batch: LongBatch, read: LongRead): Db {
+  longRunners.set(db, { batch, read });
+  return db;
+}
+
+/** Rows a statement changed (libSQL: rowsAffected; D1: meta.changes). */
+export function affected(res: unknown): number {
+  const r = res as { rowsAffected?: number; meta?: { changes?: number } };
+  return Number(r.rowsAffected ?? r.meta?.changes ?? 0);
+}
+
+/**
+ * A batch that may take seconds (an import's switch of a million rows): all or nothing as
+ * `db.batch`, but where the driver is synchronous it runs on a connection and thread of its own,
+ * so other requests keep being answered meanwhile. Elsewhere (D1, a remote libSQL) it is `db.batch`.
+ * Answers each statement's changed rows.
+ */
+export async function longBatch(db: Db, statements: { toSQL(): SqlStatement }[]): Promise<number[]> {
+  const run = longRunners.get(rootOf(db));
+  if (run) return run.batch(statements.map((s) => s.toSQL()));
+  return ((await db.batch(statements as never)) as unknown[]).map(affected);
+}
+
+/** The first row of a read that may scan a large table, off the event loop where that matters (see longBatch). */
+export async function longGet<T>(db: Db, query: SQL): Promise<T | undefined> {
+  const run = longRunners.get(rootOf(db));
+  if (!run) return db.get<T>(query);
+  const dialect = (db as unknown as { dialect: { sqlToQuery(q: SQL): SqlStatement } }).dialect;
+  return (await run.read(dialect.sqlToQuery(query)))[0] as T | undefined;
 }

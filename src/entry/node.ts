@@ -17,8 +17,8 @@ import { isEmpty, seedDemo } from '../db/seed';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/auth/passwords';
 import { runScheduledJobs } from '../domain/operations/schedule';
-import { runPeopleSweep } from '../domain/people/sweep';
 import { appUsageReporter } from '../adapters/app-usage';
+import { startPeopleSweep } from './people-sweep';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -58,16 +58,7 @@ export async function startNode(env: NodeJS.ProcessEnv = process.env) {
     setInterval(tick, every * 60_000).unref();
   }
   // Unfinished user deletions and queued invitation mail: resumed at start and every 10 s.
-  let sweeping = false;
-  const sweep = () => {
-    if (sweeping) return;
-    sweeping = true;
-    runPeopleSweep(deps)
-      .catch((e) => console.error(JSON.stringify({ level: 'error', msg: 'people sweep failed', error: String(e) })))
-      .finally(() => (sweeping = false));
-  };
-  sweep();
-  setInterval(sweep, Number(env.SWEEP_INTERVAL_MS ?? 10_000)).unref();
+  startPeopleSweep(deps, Number(env.SWEEP_INTERVAL_MS ?? 10_000)).unref();
   const port = Number(env.PORT ?? 8787);
   const hostname = env.HOST ?? '127.0.0.1';
   return serve({ fetch: server.fetch, port, hostname }, () => {

@@ -3,8 +3,8 @@
 // leak languages). The browser build replaces this module with `i18n.browser.ts` (same exports
 // the islands use, no i18next, only the page's texts): scripts/browser-build-options.mjs.
 import i18next from 'i18next';
-import ja from '../../locales/ja.json';
-import en from '../../locales/en.json';
+import ja from '../../locales/ja.json' with { type: 'json' };
+import en from '../../locales/en.json' with { type: 'json' };
 import { DEFAULT_LANG, flattenTexts, isLang, LANGUAGES, type Lang, type T, type Texts } from './texts';
 
 export { DEFAULT_LANG, isLang, LANGUAGES, type Lang, type T };

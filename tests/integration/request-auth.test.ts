@@ -1,9 +1,9 @@
 // Who is asking, in one statement (issue 13): host, session, user, membership, memberships and an
 // enforced allowlist are read together; the host cache serves signed-out reads only; activity is
 // recorded after the answer.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sessions, tenants, whitelistedIps } from '../../src/db/schema';
+import { sessions, tenants, tenantUsers, whitelistedIps } from '../../src/db/schema';
 import { forgetHosts } from '../../src/domain/tenants/hosts';
 import { listMemberships } from '../../src/domain/tenants/memberships';
 import { userPayload } from '../../src/domain/users/profile';
@@ -28,6 +28,30 @@ describe('the request authentication statement', () => {
     const acme = (await h.deps.db.select().from(tenants).where(eq(tenants.id, 1)).get())!;
     expect(res.body.user).toEqual(JSON.parse(JSON.stringify(userPayload(user, await listMemberships(h.deps.db, user.id), acme))));
     expect(res.body.user.tenants).toHaveLength(2);
+  });
+
+  it('the host tenant\'s membership comes from the row itself, and the list still equals listMemberships', async () => {
+    h = await createHarness();
+    const db = h.deps.db;
+    const cases: [host: string, email: string][] = [
+      [ACME, 'admin@acme.test'],
+      [ACME, 'user@acme.test'],
+      ['globex-jp.localhost:8787', 'multi@example.test'],
+      ['localhost:8787', 'multi@example.test'],
+    ];
+    // A membership being deleted is no membership; a tenant without contracted apps gives none.
+    await db.update(tenantUsers).set({ operationStatus: 'deleting' }).where(and(eq(tenantUsers.userId, 3), eq(tenantUsers.tenantId, 1)));
+    await db.update(tenantUsers).set({ meishiAccessGrantedAt: null }).where(eq(tenantUsers.userId, 2));
+    for (const [host, email] of cases) {
+      const b = h.client(host);
+      expect((await b.login(email)).body.message, `${email} on ${host}`).toBe('success');
+      const res = await b.get('/accounts/api/user');
+      expect(res.status).toBe(200);
+      const user = (await db.query.users.findFirst({ where: (u, { eq: e }) => e(u.email, email) }))!;
+      const label = host.split('.')[0];
+      const hostTenant = host.startsWith('localhost') ? null : (await db.select().from(tenants).where(label === 'acme' ? eq(tenants.initialSubdomain, 'acme') : eq(tenants.subdomain, label!)).get())!;
+      expect(res.body.user, `${email} on ${host}`).toEqual(JSON.parse(JSON.stringify(userPayload(user, await listMemberships(db, user.id), hostTenant))));
+    }
   });
 
   it('the main domain and a session cookie: one statement too', async () => {

@@ -8,20 +8,22 @@
 // Tests read the server's address with inject('workerOrigin').
 // WORKERS_VERBOSE=1 prints wrangler's output at the end; WORKERS_KEEP_STATE=1 keeps the D1.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { SMTPServer } from 'smtp-server';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { rawRequest } from './support/client';
+import { startSmtp } from './support/smtp-receiver';
+import { freePort } from '../support/free-port';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** http://127.0.0.1:<port> of `wrangler dev`; send the tenant host in the Host header. */
     workerOrigin: string;
     workerPort: number;
+    /** The port of PUBLIC_URL, which mail links and SAML metadata carry (8787, the dev default, on workerd). */
+    publicPort: number;
     /** Folder where the loopback SMTP receiver writes each message the worker sent (one .eml each). */
     mailDir: string;
     /** An operator token with every scope, made by `npm run portal -- token create --d1`. */
@@ -48,47 +50,10 @@ function run(label: string, args: string[]): Promise<string> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 interface Dev {
   child: ChildProcess;
   port: number;
   output: () => string;
-}
-
-/** A real SMTP receiver on loopback: the worker sends over cloudflare:sockets (worker-mailer). */
-function startSmtp(mailDir: string): Promise<{ port: number; close: () => Promise<void> }> {
-  const server = new SMTPServer({
-    // worker-mailer refuses a server that offers AUTH when it has no credentials to give.
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((r) => r.address).join(',');
-        writeFileSync(join(mailDir, `${Date.now()}-${Math.random().toString(36).slice(2)}-${to}.eml`), Buffer.concat(chunks));
-        done();
-      });
-    },
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.server.address() as { port: number };
-      resolve({ port, close: () => new Promise((r) => server.close(() => r())) });
-    });
-  });
 }
 
 async function startDev(persistDir: string, smtpPort: number): Promise<Dev> {
@@ -240,6 +205,7 @@ export default async function setup(project: TestProject) {
   if (process.env.WORKERS_VERBOSE) console.log(`workers setup: wrangler dev ready on ${dev.port} in ${Date.now() - started} ms`);
   project.provide('workerOrigin', `http://127.0.0.1:${dev.port}`);
   project.provide('workerPort', dev.port);
+  project.provide('publicPort', 8787);
   project.provide('mailDir', mailDir);
   project.provide('operatorToken', operatorToken);
 

@@ -1,8 +1,8 @@
 // Limits that hold under concurrency, on workerd + D1 (issue 12 section 2; the libSQL side is
 // tests/integration/limits.concurrency.test.ts): N attempts in parallel, at most the limit processed.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
+import { waitForMail } from './support/mail';
 import { Browser } from './support/client';
 
 const port = inject('workerPort');
@@ -80,13 +80,8 @@ describe('one-time codes in workerd', () => {
     const ip = { 'cf-connecting-ip': '198.51.100.20' };
     const r = await b.post('/accounts/api/v2/login', { email: 'user@acme.test', password: 'Portal-Demo-2026!', remember: false }, { headers: ip });
     expect(r.body.message).toBe('enter-additional-challenge');
-    let file: string | undefined;
-    for (let i = 0; i < 50 && !file; i++) {
-      file = readdirSync(mailDir).find((f) => !before.has(f) && f.endsWith('user@acme.test.eml'));
-      if (!file) await new Promise((res) => setTimeout(res, 100));
-    }
-    const text = readFileSync(join(mailDir, file!), 'utf8').replace(/=\r?\n/g, '');
-    const code = /\b(\d{6})\b/.exec(text.slice(text.indexOf('\r\n\r\n')))![1]!;
+    const mail = await waitForMail(mailDir, 'user@acme.test', before);
+    const code = /\b(\d{6})\b/.exec(mail.text)![1]!;
     const rs = await parallel(3, () => b.post('/accounts/api/additional-challenge/verify', { otp: code }, { headers: ip }));
     expect(count(rs, 200)).toBe(1);
   });

@@ -44,8 +44,9 @@ function post(b: HostClient, samlResponse: string) {
 
 describe('SAML in workerd', () => {
   it('serves the SP metadata with the ACS under the initial subdomain', () => {
-    expect(metadata).toContain('entityID="http://ssow.localhost:8787/accounts/api/saml2/all/metadata"');
-    expect(metadata).toContain('Location="http://ssow.localhost:8787/accounts/api/saml2/all/acs"');
+    const origin = `http://ssow.localhost:${inject('publicPort')}`;
+    expect(metadata).toContain(`entityID="${origin}/accounts/api/saml2/all/metadata"`);
+    expect(metadata).toContain(`Location="${origin}/accounts/api/saml2/all/acs"`);
   });
 
   it('accepts a genuine signed response once (connection test passed), then refuses its replay', async () => {

@@ -34,14 +34,18 @@ function mapRow<R>(cols: Columns, values: readonly unknown[], offset: number): R
 // The memberships are one JSON array of [tenant columns..., membership columns..., [apps]],
 // sorted here by tenant name as listMemberships orders them (an ORDER BY would need a sub-select,
 // whose JSON values SQLite re-parses). A sub-select's JSON loses its JSON type, hence json(...).
+// The membership of this host's tenant is already in the row (t, m): the array leaves it out and
+// only its tenant's apps are added, so most people (one tenant) cost no JSON at all.
 const SELECT = `SELECT ${list(T, 't')}, ${list(S, 's')}, ${list(U, 'u')}, ${list(M, 'm')},
   CASE WHEN u."id" IS NULL THEN NULL ELSE (
     SELECT json_group_array(json_array(${list(T, 'mt')}, ${list(M, 'mm')},
         json((SELECT json_group_array(a."app") FROM "tenant_apps" a WHERE a."tenant_id" = mt."id"))))
     FROM "tenant_users" mm JOIN "tenants" mt ON mt."id" = mm."tenant_id"
-    WHERE mm."user_id" = u."id" AND mm."operation_status" IS NULL AND mm."invitation_pending" = 0) END,
+    WHERE mm."user_id" = u."id" AND mm."operation_status" IS NULL AND mm."invitation_pending" = 0 AND mm."id" IS NOT m."id") END,
   CASE WHEN t."is_ip_restriction_enabled" = 1 AND m."id" IS NOT NULL THEN (
-    SELECT json_group_array(json_array(w."ip_address", w."prefix_length")) FROM "whitelisted_ips" w WHERE w."tenant_id" = t."id") END
+    SELECT json_group_array(json_array(w."ip_address", w."prefix_length")) FROM "whitelisted_ips" w WHERE w."tenant_id" = t."id") END,
+  CASE WHEN m."id" IS NOT NULL AND m."operation_status" IS NULL THEN (
+    SELECT coalesce(group_concat(a."app"), '') FROM "tenant_apps" a WHERE a."tenant_id" = t."id") END
 FROM (SELECT `;
 
 const FROM = `? AS "label", ? AS "token_hash", ? AS "now") q
@@ -93,6 +97,10 @@ export async function readRequestAuth(db: Db, label: string | null, token: strin
     const mm = mapRow<TenantUser>(M, r, T.length);
     return { tenant: mt, member: mm, apps: memberApps(mm, r[T.length + M.length] as AppKey[]) };
   });
+  const hereApps = row[at + 2];
+  if (tenant && member && typeof hereApps === 'string') {
+    memberships.push({ tenant, member, apps: memberApps(member, (hereApps === '' ? [] : hereApps.split(',')) as AppKey[]) });
+  }
   // SQLite's ORDER BY compares names as bytes (UTF-8); code units sort the same below U+10000.
   memberships.sort((a, b) => (a.tenant.name < b.tenant.name ? -1 : a.tenant.name > b.tenant.name ? 1 : 0));
   const allow = row[at + 1];

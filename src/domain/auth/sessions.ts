@@ -3,7 +3,7 @@
 // the person authenticated; remembered ones N days after it. Hand-offs keep the moment the person
 // authenticated, so hopping between hosts never extends a session.
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { rootOf, type Db } from '../../db/client';
 import { sessions, tenantUsers, type Session, type TenantUser } from '../../db/schema';
 import type { Geo } from '../../deps';
 import { randomToken, sha256Hex } from '../security/tokens';
@@ -87,6 +87,8 @@ export function prepareSession(db: Db, s: NewSession, now: number, p: SessionPol
  * membership's last_active_at) is recorded at most once a minute, by `touch`, which the caller
  * runs after answering: the answer never waits for a write.
  */
+const touching = new WeakMap<Db, Set<string>>();
+
 export function liveSession(
   db: Db,
   s: Session,
@@ -99,9 +101,20 @@ export function liveSession(
   if (now >= absoluteExpiry(s.remember, authenticatedAt, p)) return null;
   if (now - s.lastActivityAt < TOUCH_INTERVAL_MS) return { session: s, touch: null };
   const expiresAt = s.remember ? s.expiresAt : sessionExpiry(false, now, authenticatedAt, p);
-  const touch = () => {
-    const session = db.update(sessions).set({ lastActivityAt: now, expiresAt }).where(eq(sessions.id, s.id));
-    return member ? db.batch([session, db.update(tenantUsers).set({ lastActiveAt: now }).where(eq(tenantUsers.id, member.id))]) : session;
+  const touch = async () => {
+    // One touch of a session at a time in this process: while one waits for the file's lock (a
+    // large import's switch holds it for seconds), requests behind it add no writes of the row.
+    const root = rootOf(db);
+    let inFlight = touching.get(root);
+    if (!inFlight) touching.set(root, (inFlight = new Set()));
+    if (inFlight.has(s.id)) return;
+    inFlight.add(s.id);
+    try {
+      const session = db.update(sessions).set({ lastActivityAt: now, expiresAt }).where(eq(sessions.id, s.id));
+      await (member ? db.batch([session, db.update(tenantUsers).set({ lastActiveAt: now }).where(eq(tenantUsers.id, member.id))]) : session);
+    } finally {
+      inFlight.delete(s.id);
+    }
   };
   return { session: { ...s, lastActivityAt: now, expiresAt }, touch };
 }

@@ -10,9 +10,10 @@
 //     guarded for seats and the last admin; otherwise nothing changes.
 // Steps yield between each other so other requests are served; a job whose runner died is taken
 // over by the people sweep once its lease has expired (resumeImportJobs).
-import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { Deps, JobMessage } from '../../deps';
+import { affected, longBatch, longGet, type Db, type SqlStatement } from '../../db/client';
 import { departments, importChunks, importJobs, importLogs, type Tenant } from '../../db/schema';
 import type { Lang } from '../../shared/i18n';
 import type { ImportJobProgress, ImportRowError, ManagedApp } from '../../shared/people-schemas';
@@ -55,6 +56,26 @@ const TERMINAL = new Set<ImportJob['status']>(['success', 'failed']);
 const RUNNING: ImportJob['status'][] = ['uploading', 'queued', 'processing', 'switching'];
 /** Unfinished imports a tenant may have at once (each holds its file in the database meanwhile). */
 export const MAX_RUNNING_IMPORTS = 3;
+
+/**
+ * A file this large has its steps, checks, switch and cleanup run off the event loop where the
+ * driver would hold it (db/client.ts): they take seconds. A smaller file's take milliseconds, less
+ * than handing them to another thread costs on a busy machine, so they run in place.
+ */
+export const LONG_WORK_BYTES = 4 * 1024 * 1024;
+
+interface Work {
+  batch(statements: { toSQL(): SqlStatement }[]): Promise<number[]>;
+  get<T>(query: SQL): Promise<T | undefined>;
+}
+
+function workFor(db: Db, big: boolean): Work {
+  return big
+    ? { batch: (statements) => longBatch(db, statements), get: (query) => longGet(db, query) }
+    : { batch: async (statements) => ((await db.batch(statements as never)) as unknown[]).map(affected), get: (query) => db.get(query) };
+}
+
+const workOf = (db: Db, job: ImportJob) => workFor(db, job.bytes >= LONG_WORK_BYTES);
 
 /** Lets other requests run between two steps (a macrotask, on Node and in workerd alike). */
 const pause = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -298,7 +319,7 @@ async function stagePiece(deps: Deps, job: ImportJob): Promise<ImportJob | null>
   const next = job.nextChunk + 1;
   const processed = job.processedRows + records.length - (headerSeen && !job.headerSeen ? 1 : 0);
   const rowErrors = errors.slice(0, MAX_ROW_ERRORS);
-  const statements: unknown[] = [
+  const statements: { toSQL(): SqlStatement }[] = [
     db
       .update(importJobs)
       .set({
@@ -329,7 +350,7 @@ async function stagePiece(deps: Deps, job: ImportJob): Promise<ImportJob | null>
     );
   }
   try {
-    await db.batch(statements as never);
+    await workOf(db, job).batch(statements);
   } catch (e) {
     if (isGuardFailure(e)) return null; // another runner has the job now
     throw e;
@@ -373,7 +394,9 @@ const invalid = (line: number, column: ImportRowError['column'], error: string) 
 async function checkBeforeSwitch(deps: Deps, job: ImportJob): Promise<Record<ManagedApp, number>> {
   const { db } = deps;
   const T = job.tenantId;
-  const first = async (query: ReturnType<typeof sql>) => (await db.get<{ line: number | null }>(query))?.line ?? null;
+  // Each scans the staged rows (a million for a 50 MB file).
+  const work = workOf(db, job);
+  const first = async (query: ReturnType<typeof sql>) => (await work.get<{ line: number | null }>(query))?.line ?? null;
   if (job.kind === 'add') {
     const taken = await first(sql`SELECT min(r.line) AS line FROM import_rows r CROSS JOIN users u ON u.email = r.email
       CROSS JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${T} WHERE r.job_id = ${job.id}`);
@@ -394,10 +417,10 @@ async function checkBeforeSwitch(deps: Deps, job: ImportJob): Promise<Record<Man
   // Seats: new holders per app among members who stay active.
   let extra: Record<ManagedApp, number>;
   if (job.kind === 'add') {
-    const row = await db.get<{ meishi: number | null; scheduler: number | null }>(sql`SELECT sum(meishi) AS meishi, sum(scheduler) AS scheduler FROM import_rows WHERE job_id = ${job.id}`);
+    const row = await work.get<{ meishi: number | null; scheduler: number | null }>(sql`SELECT sum(meishi) AS meishi, sum(scheduler) AS scheduler FROM import_rows WHERE job_id = ${job.id}`);
     extra = { meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) };
   } else {
-    const row = await db.get<{ meishi: number | null; scheduler: number | null; demoted: number | null; promoted: number | null; firstDemoted: number | null }>(sql`
+    const row = await work.get<{ meishi: number | null; scheduler: number | null; demoted: number | null; promoted: number | null; firstDemoted: number | null }>(sql`
       SELECT sum(CASE WHEN r.meishi = 1 AND tu.meishi_access_granted_at IS NULL THEN 1 WHEN r.meishi = 0 AND tu.meishi_access_granted_at IS NOT NULL THEN -1 ELSE 0 END) AS meishi,
         sum(CASE WHEN r.scheduler = 1 AND tu.scheduler_access_granted_at IS NULL THEN 1 WHEN r.scheduler = 0 AND tu.scheduler_access_granted_at IS NOT NULL THEN -1 ELSE 0 END) AS scheduler,
         sum(tu.is_admin = 1 AND r.is_admin = 0) AS demoted, sum(tu.is_admin = 0 AND r.is_admin = 1) AS promoted,
@@ -423,9 +446,10 @@ async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
   const now = clock.now();
   const ua = job.actorUserAgent;
   const actor = job.userId;
-  const range = await db.get<{ lo: number | null; hi: number | null; n: number }>(sql`SELECT min(line) AS lo, max(line) AS hi, count(*) AS n FROM import_rows WHERE job_id = ${J}`);
+  const work = workOf(db, job);
+  const range = await work.get<{ lo: number | null; hi: number | null; n: number }>(sql`SELECT min(line) AS lo, max(line) AS hi, count(*) AS n FROM import_rows WHERE job_id = ${J}`);
   const count = Number(range?.n ?? 0);
-  const statements: unknown[] = [
+  const statements: { toSQL(): SqlStatement }[] = [
     // The state flip first: a runner that lost the job fails here, before anything else.
     db
       .update(importJobs)
@@ -504,7 +528,8 @@ async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
   if (extra.meishi > 0 || extra.scheduler > 0) statements.push(seatGuard(db, T));
   if (job.kind === 'update') statements.push(adminGuard(db, T));
   try {
-    await db.batch(statements as never);
+    // Seconds for a large file (see LONG_WORK_BYTES).
+    await work.batch(statements);
   } catch (e) {
     if (isGuardFailure(e)) {
       // The lease check, seats or the last admin: tell which (the lease one ends this runner).
@@ -578,7 +603,7 @@ export async function runImportJob(deps: Deps, jobId: number, opts: RunOptions =
       job = next;
       if (TERMINAL.has(job.status)) {
         // The outcome stands; tidying up may fail without changing it (the sweep tidies later).
-        await cleanupJob(deps, job.id).catch((e) => console.warn(JSON.stringify({ level: 'warn', msg: 'import job cleanup failed; the sweep retries', jobId, error: String(e) })));
+        await cleanupJob(deps, job.id, job.bytes >= LONG_WORK_BYTES).catch((e) => console.warn(JSON.stringify({ level: 'warn', msg: 'import job cleanup failed; the sweep retries', jobId, error: String(e) })));
         return job.status;
       }
       if (opts.budgetMs !== undefined && Date.now() - started >= opts.budgetMs) {
@@ -598,22 +623,19 @@ export async function runImportJob(deps: Deps, jobId: number, opts: RunOptions =
 }
 
 /** Removes a finished job's stored pieces and staged rows, a slice at a time. */
-export async function cleanupJob(deps: Deps, jobId: number): Promise<void> {
+export async function cleanupJob(deps: Deps, jobId: number, big = true): Promise<void> {
   const { db } = deps;
+  const work = workFor(db, big);
   for (;;) {
-    const res = await db.run(sql`DELETE FROM import_rows WHERE job_id = ${jobId} AND line IN (SELECT line FROM import_rows WHERE job_id = ${jobId} LIMIT ${CLEANUP_ROWS})`);
-    if (affected(res) < CLEANUP_ROWS) break;
+    const [deleted] = await work.batch([rawStatement(db, sql`DELETE FROM import_rows WHERE job_id = ${jobId} AND line IN (SELECT line FROM import_rows WHERE job_id = ${jobId} LIMIT ${CLEANUP_ROWS})`)]);
+    if ((deleted ?? 0) < CLEANUP_ROWS) break;
     await pause();
   }
-  await db.delete(importChunks).where(eq(importChunks.jobId, jobId));
+  // The file's pieces: up to 50 MB of text to free.
+  await work.batch([db.delete(importChunks).where(eq(importChunks.jobId, jobId))]);
   await db.update(importJobs).set({ cleanedAt: deps.clock.now(), carry: '' }).where(eq(importJobs.id, jobId));
 }
 
-/** Rows changed by a run (libSQL: rowsAffected; D1: meta.changes). */
-function affected(res: unknown): number {
-  const r = res as { rowsAffected?: number; meta?: { changes?: number } };
-  return Number(r.rowsAffected ?? r.meta?.changes ?? 0);
-}
 
 /**
  * The sweep's part: jobs whose runner went away (restart, evicted isolate, failure) are run on,

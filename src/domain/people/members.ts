@@ -2,7 +2,7 @@
 // so another tenant's ids answer "not found" (404) and nothing else.
 import { and, asc, count, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Db } from '../../db/client';
+import type { Db, SqlStatement } from '../../db/client';
 import { additionalDepartments, departments, tenantApps, tenantUsers, users, type AppKey, type Tenant, type TenantUser, type User } from '../../db/schema';
 import type { AdminUser, DepartmentRef, ManagedApp, UsersQuery } from '../../shared/people-schemas';
 import { memberApps } from '../tenants/memberships';
@@ -19,7 +19,7 @@ export function rawStatement(db: Db, query: SQL) {
     dialect: { sqlToQuery(q: SQL): unknown };
   };
   const prepared = () => internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, 'run', false);
-  return { _prepare: prepared } as unknown as ReturnType<Db['run']>;
+  return { _prepare: prepared, toSQL: () => internals.dialect.sqlToQuery(query) } as unknown as ReturnType<Db['run']> & { toSQL(): SqlStatement };
 }
 
 /**

@@ -51,7 +51,7 @@ authApi.post('/logout', async (c) => {
 });
 
 authApi.get('/user', async (c) => {
-  const { user } = c.var;
+  const user = c.get('user');
   if (!user) {
     // With SSO on for this tenant: where its SAML login starts (on the initial subdomain).
     const status = await ssoStatus(c);

@@ -36,7 +36,8 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     setLang(c, anonymousLang(c));
     // The tenant comes from the URL's hostname (the Host header on Node; workerd's SELF.fetch
     // sends no Host header, only the URL).
-    const label = hostLabel(new URL(c.req.url).hostname, deps.config.PORTAL_DOMAIN);
+    const hostname = new URL(c.req.url).hostname;
+    const label = hostLabel(hostname, deps.config.PORTAL_DOMAIN);
     let tenant: AppEnv['Variables']['hostTenant'] | undefined;
     const token = label === undefined ? undefined : getCookie(c, cookieName(c, SESSION_COOKIE));
     if (label !== undefined && token) {
@@ -46,7 +47,7 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
       c.set('requestAuth', auth);
     } else {
       // Signed out: a short-lived cache for reads; a state change reads the tenant afresh.
-      const host = await resolveHost(deps.db, new URL(c.req.url).hostname, deps.config.PORTAL_DOMAIN, { ttlMs, fresh: !READS.has(c.req.method) });
+      const host = await resolveHost(deps.db, hostname, deps.config.PORTAL_DOMAIN, { ttlMs, fresh: !READS.has(c.req.method) });
       tenant = host.kind === 'unknown' ? undefined : host.kind === 'tenant' ? host.tenant : null;
     }
     if (tenant === undefined) {

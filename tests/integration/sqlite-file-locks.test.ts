@@ -1,0 +1,68 @@
+// The local file driver and another connection's write lock (a long import switch, the seed, a
+// backup): a write waits without holding the event loop, gives up after its limit, and a write
+// that gave up leaves the connection healthy. libsql leaves a prepared statement that failed on a
+// lock active, and with it the connection's transaction: every later write failed (measured with
+// SQLITE_BUSY_SNAPSHOT) until the driver took the write lock with BEGIN before any statement.
+import Database from 'libsql';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteFile } from '../../src/adapters/db-sqlite-file';
+
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function files() {
+  dir = mkdtempSync(join(tmpdir(), 'portal-locks-'));
+  const path = join(dir, 'locks.db');
+  const other = new Database(path, { timeout: 0 });
+  other.exec('PRAGMA journal_mode = WAL');
+  other.exec('CREATE TABLE t (x INTEGER)');
+  other.exec('INSERT INTO t (x) VALUES (1), (2), (3)');
+  return { path, other };
+}
+
+const count = (other: InstanceType<typeof Database>) => (other.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+
+describe('the file driver meets another connection\'s lock', () => {
+  it('waits for it without holding the event loop, then writes', async () => {
+    const { path, other } = files();
+    const { client } = openSqliteFile(path, 5_000);
+    other.exec('BEGIN IMMEDIATE');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const write = client.batch([{ sql: 'SELECT count(*) FROM t', args: [] }, { sql: 'INSERT INTO t (x) VALUES (?)', args: [4] }], 'deferred');
+    await new Promise((r) => setTimeout(r, 100));
+    other.exec('COMMIT');
+    await write;
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(5); // the loop ran while the write waited
+    expect(count(other)).toBe(4);
+    client.close();
+    other.close();
+  });
+
+  it('a write that gave up leaves the connection able to write, and its later writes commit', async () => {
+    const { path, other } = files();
+    const { client } = openSqliteFile(path, 100);
+    // Reads first, so the failing write holds a snapshot, as a request's batch does.
+    await client.execute('SELECT count(*) FROM t');
+    other.exec('BEGIN IMMEDIATE');
+    other.exec('INSERT INTO t (x) VALUES (10)');
+    await expect(client.batch([{ sql: 'SELECT count(*) FROM t', args: [] }, { sql: 'UPDATE t SET x = x + 1', args: [] }], 'deferred')).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    await expect(client.execute({ sql: 'INSERT INTO t (x) VALUES (?)', args: [11] })).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    other.exec('COMMIT');
+    // The same statements again, and others: all commit, and another connection sees them.
+    await client.batch([{ sql: 'SELECT count(*) FROM t', args: [] }, { sql: 'UPDATE t SET x = x + 1', args: [] }], 'deferred');
+    await client.execute({ sql: 'INSERT INTO t (x) VALUES (?)', args: [11] });
+    await client.execute({ sql: 'INSERT INTO t (x) VALUES (?)', args: [12] });
+    expect(count(other)).toBe(6);
+    // The update ran once (after the lock was free), on the four rows there were then.
+    expect((other.prepare('SELECT sum(x) AS s FROM t').get() as { s: number }).s).toBe(2 + 3 + 4 + 11 + 11 + 12);
+    other.exec('BEGIN IMMEDIATE'); // nothing of ours holds the lock
+    other.exec('ROLLBACK');
+    client.close();
+    other.close();
+  });
+});

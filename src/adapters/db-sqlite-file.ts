@@ -118,9 +118,14 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
     });
   }
 
-  const whenFree = <T>(work: () => T) => retryWhileLocked(work, lockWaitMs);
+  // Writes waiting for the lock the long-work thread holds. Its steps follow one another closely
+  // (an import's pieces): writes that only polled would rarely meet the moment between two steps
+  // and could wait past their limit, so the thread's answer wakes them before the next step is
+  // handed over.
+  const released = new Set<() => void>();
+  const whenFree = <T>(work: () => T) => retryWhileLocked(work, lockWaitMs, released);
   // A file of its own (not :memory:) can be opened by a second connection.
-  const longBatch = path === ':memory:' || path === '' ? null : longBatchThread(path, Boolean((db.prepare('PRAGMA foreign_keys').get() as { foreign_keys?: number })?.foreign_keys), lockWaitMs);
+  const longBatch = path === ':memory:' || path === '' ? null : longBatchThread(path, Boolean((db.prepare('PRAGMA foreign_keys').get() as { foreign_keys?: number })?.foreign_keys), lockWaitMs, released);
 
   const client = {
     protocol: 'file',
@@ -192,14 +197,24 @@ const CONTROL = /^\s*(PRAGMA|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|
 const isLocked = (e: unknown) => e instanceof LibsqlError && /^SQLITE_(BUSY|LOCKED)/.test(e.code);
 
 /** Runs `work` now, or again after pauses while the file is locked by another connection. */
-async function retryWhileLocked<T>(work: () => T, limitMs: number): Promise<T> {
+async function retryWhileLocked<T>(work: () => T, limitMs: number, released: Set<() => void>): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
     try {
       return work();
     } catch (e) {
       if (!isLocked(e) || Date.now() + pause > deadline) throw e;
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      // Woken when the long-work thread lets the lock go (before it is handed more work), else
+      // after the pause (another process holds it).
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          released.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, pause);
+        released.add(wake);
+      });
     }
   }
 }
@@ -237,7 +252,7 @@ parentPort.on('message', ({ id, statements, read }) => {
 `;
 
 /** A second connection on its own thread, started at the first long batch. */
-function longBatchThread(path: string, foreignKeys: boolean, lockWaitMs: number) {
+function longBatchThread(path: string, foreignKeys: boolean, lockWaitMs: number, released: Set<() => void>) {
   const libsql = createRequire(import.meta.url).resolve('libsql');
   const pending = new Map<number, { resolve: (m: ThreadAnswer) => void; reject: (e: unknown) => void }>();
   let worker: Worker | null = null;
@@ -247,6 +262,9 @@ function longBatchThread(path: string, foreignKeys: boolean, lockWaitMs: number)
     if (worker) return worker;
     const w = new Worker(LONG_BATCH_THREAD, { eval: true, workerData: { libsql, path, foreignKeys, lockWaitMs } });
     w.on('message', (m: ThreadAnswer) => {
+      // The lock is free now: the writes waiting for it go first (their continuations are queued
+      // before the caller's, which may hand the thread its next step).
+      for (const wake of [...released]) wake();
       const p = pending.get(m.id);
       pending.delete(m.id);
       if (pending.size === 0) w.unref();

@@ -78,6 +78,28 @@ describe.skipIf(process.env.DB_DRIVER === 'libsql-client')('a long batch on the 
     expect(await longGet(db, sql`SELECT count(*) AS n, sum(x) AS total FROM marks`)).toEqual({ n: 3, total: 6 });
   });
 
+  it('a write waiting for the lock gets it between two long steps, not after all of them', async () => {
+    h = await createHarness();
+    const db = h.deps.db;
+    await db.run(sql`CREATE TABLE marks (x INTEGER)`);
+    await longBatch(db, [stmt('CREATE TABLE scratch (x INTEGER)')]);
+    // Steps back to back, each holding the lock for a while (as an import's pieces do).
+    const step = stmt(`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000) INSERT INTO scratch (x) SELECT x FROM c`);
+    const STEPS = 20;
+    let done = 0;
+    const steps = (async () => {
+      for (let i = 0; i < STEPS; i++) {
+        await longBatch(db, [step]);
+        done++;
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 50)); // the thread is in its first steps
+    await db.run(sql`INSERT INTO marks (x) VALUES (1)`);
+    const doneWhenWritten = done;
+    await steps;
+    expect(doneWhenWritten).toBeLessThan(STEPS / 2);
+  });
+
   it('all or nothing: a failing statement at the end leaves nothing of the batch, with the error the guards look for', async () => {
     h = await createHarness();
     const failing = longBatch(h.deps.db, [

@@ -448,10 +448,12 @@ the import.
 
 ${table(probeRows)}
 
-The maximum is the switch: the one batch that inserts every row (about 1 s per 100,000 rows here)
-holds SQLite's write lock, and the embedded libSQL driver runs it synchronously, so the event loop
-waits for it (decision 0030, "What still stalls"). Upload, decoding, checks and staging run in
-steps of about 20 ms: that is the p50; the p99 and the maximum are the switch.
+The switch (the one transaction that inserts every row, about 1 s per 100,000 rows here) holds
+SQLite's write lock. On Node's file driver it runs on a second connection in a thread of its own,
+and so do a large file's staging steps, the checks before the switch and the cleanup (decisions
+0030, 0031): these reads go on meanwhile, and writes wait for the lock with the event loop free.
+What is left on the event loop is the upload, each piece's decoding and parsing, and garbage
+collection: the p99 and the maximum.
 `
     : ''
 }

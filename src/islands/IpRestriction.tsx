@@ -10,7 +10,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { parseIpEntry } from '../shared/admin-schemas';
 import { api } from '../shared/api';
 import { getT, type Lang } from '../shared/i18n';
-import { BTN_PRIMARY, BTN_SMALL, BTN_SMALL_DANGER, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from './admin-parts';
+import { BTN_PRIMARY, BTN_SMALL, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from './admin-parts';
+import { DataTable } from './kit/DataTable';
 
 export interface WhitelistedIp {
   id: number;
@@ -206,48 +207,25 @@ export default function IpRestriction(p: IpRestrictionProps) {
         <h2 id="ip-list-heading" ref={listHeadingRef} tabIndex={-1} className="m-0 mb-3 text-lg font-semibold outline-none">
           {t('ipRestriction.listHeading')}
         </h2>
-        {entries.length === 0 ? (
-          <p className="m-0 text-slate-700" data-testid="ip-list-empty">
-            {t('ipRestriction.empty')}
-          </p>
-        ) : (
-          <div className="overflow-x-auto rounded-lg bg-white shadow">
-            <table className="w-full border-collapse text-left" data-testid="ip-list">
-              <thead className="bg-slate-100 text-sm">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    {t('ipRestriction.colIp')}
-                  </th>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    {t('ipRestriction.colDescription')}
-                  </th>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    {t('ipRestriction.colActions')}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((e) => (
-                  <tr key={e.id} className="border-t border-slate-200">
-                    <td className="px-4 py-3 font-mono">{ipText(e)}</td>
-                    <td className="px-4 py-3">{e.description ?? ''}</td>
-                    <td className="px-4 py-3">
-                      <button
-                        type="button"
-                        className={BTN_SMALL_DANGER}
-                        aria-label={t('ipRestriction.deleteLabel', { ip: ipText(e) })}
-                        disabled={busy}
-                        onClick={() => setPendingDelete(e)}
-                      >
-                        {t('admin.common.delete')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable<WhitelistedIp>
+          t={t}
+          testId="ip-list"
+          caption={t('ipRestriction.listHeading')}
+          columns={[
+            { key: 'ip', header: t('ipRestriction.colIp'), width: 'w-[16rem]', className: 'font-mono', render: (e) => ipText(e) },
+            { key: 'description', header: t('ipRestriction.colDescription'), truncate: (e) => e.description ?? '', render: (e) => e.description ?? '' },
+          ]}
+          rows={entries}
+          rowKey={(e) => e.id}
+          minWidth="min-w-[30rem]"
+          actions={{
+            kind: 'buttons',
+            header: t('ipRestriction.colActions'),
+            width: 'w-[7rem]',
+            items: (e) => [{ label: t('admin.common.delete'), ariaLabel: t('ipRestriction.deleteLabel', { ip: ipText(e) }), danger: true, disabled: busy, onSelect: () => setPendingDelete(e) }],
+          }}
+          empty={{ text: t('ipRestriction.empty') }}
+        />
       </section>
 
       <ConfirmDialog

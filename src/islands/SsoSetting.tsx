@@ -7,7 +7,8 @@ import { samlSettingSchema } from '../shared/admin-schemas';
 import { api } from '../shared/api';
 import { formatDateTime } from '../shared/dates';
 import { getT, type Lang } from '../shared/i18n';
-import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, CARD, INPUT, Switch, TextField, Toast, useToast } from './admin-parts';
+import { BTN_PRIMARY, BTN_SECONDARY, CARD, INPUT, Switch, TextField, Toast, useToast } from './admin-parts';
+import CopyButton from './kit/CopyButton';
 
 export interface SsoSettingProps {
   lang: Lang;
@@ -90,14 +91,7 @@ export default function SsoSetting(p: SsoSettingProps) {
     show('error', t('errors.reload'));
   };
 
-  const copy = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      show('success', t('sso.copied'));
-    } catch {
-      show('error', t('errors.generic'));
-    }
-  };
+  const copied = (ok: boolean) => show(ok ? 'success' : 'error', t(ok ? 'sso.copied' : 'errors.generic'));
 
   const spRows: [string, string][] = [
     [t('sso.entityId'), p.sp.entity_id],
@@ -142,9 +136,7 @@ export default function SsoSetting(p: SsoSettingProps) {
                 <code className="break-all text-sm" data-testid={`sp-${label}`}>
                   {value}
                 </code>
-                <button type="button" className={BTN_SMALL} aria-label={t('sso.copy', { label })} onClick={() => void copy(value)}>
-                  {t('tenantSettings.copy')}
-                </button>
+                <CopyButton t={t} text={value} label={t('sso.copy', { label })} quiet onCopied={copied} />
               </dd>
             </div>
           ))}

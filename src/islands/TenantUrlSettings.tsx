@@ -8,7 +8,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { subdomainSchema } from '../shared/admin-schemas';
 import { api } from '../shared/api';
 import { getT, type Lang, type T } from '../shared/i18n';
-import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, InlineNotice, TextField, Toast, useToast } from './admin-parts';
+import { BTN_PRIMARY, BTN_SECONDARY, InlineNotice, TextField, Toast, useToast } from './admin-parts';
+import CopyButton from './kit/CopyButton';
 import Dialog from './kit/Dialog';
 import { PasswordInput } from './PasswordFields';
 
@@ -38,7 +39,7 @@ export function readSubdomain(value: string): { ok: true; label: string | null }
   return { ok: true, label: v.toLowerCase() };
 }
 
-function UrlRow({ t, kind, entry, onCopy }: { t: T; kind: 'initial' | 'custom'; entry: TenantUrl | null; onCopy: (url: string) => void }) {
+function UrlRow({ t, kind, entry, onCopied }: { t: T; kind: 'initial' | 'custom'; entry: TenantUrl | null; onCopied: (ok: boolean) => void }) {
   const name = t(kind === 'initial' ? 'tenantSettings.initial' : 'tenantSettings.custom');
   return (
     <tr className="border-t border-slate-200" data-testid={`tenant-url-${kind}`}>
@@ -48,11 +49,7 @@ function UrlRow({ t, kind, entry, onCopy }: { t: T; kind: 'initial' | 'custom'; 
       <td className="px-4 py-3">{entry ? entry.label : t('tenantSettings.notAvailable')}</td>
       <td className="break-all px-4 py-3">{entry ? entry.url : t('tenantSettings.notAvailable')}</td>
       <td className="px-4 py-3">
-        {entry && (
-          <button type="button" className={BTN_SMALL} aria-label={t('tenantSettings.copyLabel', { kind: name })} onClick={() => onCopy(entry.url)}>
-            {t('tenantSettings.copy')}
-          </button>
-        )}
+        {entry && <CopyButton t={t} text={entry.url} label={t('tenantSettings.copyLabel', { kind: name })} quiet onCopied={onCopied} />}
       </td>
     </tr>
   );
@@ -95,14 +92,7 @@ export default function TenantUrlSettings(p: TenantUrlSettingsProps) {
   const canContinue = read.ok && !unchanged && !busy;
   const preview = read.ok ? `${read.label ?? p.initial.label}.${p.portalDomain}` : null;
 
-  const copy = async (url: string) => {
-    try {
-      await navigator.clipboard.writeText(url);
-      show('success', t('tenantSettings.copied'));
-    } catch {
-      show('error', t('tenantSettings.copyFailed'));
-    }
-  };
+  const copied = (ok: boolean) => show(ok ? 'success' : 'error', t(ok ? 'tenantSettings.copied' : 'tenantSettings.copyFailed'));
 
   const openEdit = () => {
     setValue(current ?? '');
@@ -186,8 +176,8 @@ export default function TenantUrlSettings(p: TenantUrlSettingsProps) {
             </tr>
           </thead>
           <tbody>
-            <UrlRow t={t} kind="initial" entry={p.initial} onCopy={(u) => void copy(u)} />
-            <UrlRow t={t} kind="custom" entry={p.custom} onCopy={(u) => void copy(u)} />
+            <UrlRow t={t} kind="initial" entry={p.initial} onCopied={copied} />
+            <UrlRow t={t} kind="custom" entry={p.custom} onCopied={copied} />
           </tbody>
         </table>
       </div>

@@ -3,12 +3,12 @@
 // again after each upload. Not an island itself.
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../shared/api';
-import { browserTimeZone } from '../shared/dates';
 import type { Lang, T } from '../shared/i18n';
 import { BTN_SECONDARY } from './admin-parts';
 import { CsvImport } from './csv-import';
 import Dialog from './kit/Dialog';
-import { DateCell, EmptyRow, TABLE, TD, TH } from './people-parts';
+import { DataTable } from './kit/DataTable';
+import { DateCell } from './people-parts';
 import type { ImportLogRow } from './people-types';
 
 export function ImportDialog(p: {
@@ -49,41 +49,22 @@ export function ImportDialog(p: {
       <details className="mt-4" data-testid="import-logs">
         <summary className="cursor-pointer font-medium">{t('people.import.logs')}</summary>
         <div className="mt-2 max-h-72 overflow-auto">
-          <table className={TABLE}>
-            <thead className="bg-slate-100">
-              <tr>
-                <th scope="col" className={TH}>
-                  {t('people.import.colFilename')}
-                </th>
-                <th scope="col" className={TH}>
-                  {t('people.import.colImportedAt')}
-                </th>
-                <th scope="col" className={TH}>
-                  {t('people.import.colImportedBy')}
-                </th>
-                <th scope="col" className={TH}>
-                  {t('people.import.colStatus')}
-                </th>
-                <th scope="col" className={TH}>
-                  {t('people.import.colUpdated')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {logs.length === 0 && <EmptyRow colSpan={5}>{t('people.import.noLogs')}</EmptyRow>}
-              {logs.map((l) => (
-                <tr key={l.id} className="border-t border-slate-200">
-                  <td className={`${TD} break-all`}>{l.filename}</td>
-                  <td className={`${TD} whitespace-nowrap`}>
-                    <DateCell value={l.start_time} lang={p.lang} timeZone={browserTimeZone()} />
-                  </td>
-                  <td className={TD}>{l.user?.name ?? '-'}</td>
-                  <td className={TD}>{t(`people.import.status.${l.status}`)}</td>
-                  <td className={TD}>{l.number_of_users_updated}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable<ImportLogRow>
+            t={t}
+            testId="import-logs-table"
+            caption={t('people.import.logs')}
+            columns={[
+              { key: 'filename', header: t('people.import.colFilename'), truncate: (l) => l.filename, render: (l) => l.filename },
+              { key: 'start_time', header: t('people.import.colImportedAt'), width: 'w-[11rem]', className: 'whitespace-nowrap', render: (l) => <DateCell value={l.start_time} lang={p.lang} /> },
+              { key: 'user', header: t('people.import.colImportedBy'), width: 'w-[9rem]', truncate: (l) => l.user?.name ?? '-', render: (l) => l.user?.name ?? '-' },
+              { key: 'status', header: t('people.import.colStatus'), width: 'w-[7rem]', render: (l) => t(`people.import.status.${l.status}`) },
+              { key: 'updated', header: t('people.import.colUpdated'), width: 'w-[6rem]', render: (l) => l.number_of_users_updated },
+            ]}
+            rows={logs}
+            rowKey={(l) => l.id}
+            minWidth="min-w-[40rem]"
+            empty={{ text: t('people.import.noLogs') }}
+          />
         </div>
       </details>
       <div className="mt-4 flex justify-end">

@@ -1,7 +1,7 @@
 // Pieces the people screens share (spec 02 "User management", "Deactivated users", "Departments"):
-// the table's look (the tables themselves are kit/DataTable.tsx), the "deleting" chip and its
-// polling, the delete call, and dates in the tenant's zone. Not an island itself.
-import { useEffect, type ReactNode } from 'react';
+// the "deleting" chip and its polling, the delete call, and dates in the tenant's zone (the tables
+// themselves are kit/DataTable.tsx). Not an island itself.
+import { useEffect } from 'react';
 import { api } from '../shared/api';
 import { formatDate, formatDateTime, TENANT_TIME_ZONE } from '../shared/dates';
 import type { Lang, T } from '../shared/i18n';
@@ -9,9 +9,6 @@ import type { PersonRow } from './people-types';
 import { fullTimestamp } from './kit/RelativeTime';
 
 export const TABLE_WRAP = 'overflow-x-auto rounded-lg bg-white shadow';
-export const TABLE = 'w-full border-collapse text-left text-sm';
-export const TH = 'whitespace-nowrap px-3 py-2 font-semibold';
-export const TD = 'px-3 py-2 align-middle';
 export const LINK = 'text-blue-800 underline';
 
 /** The pager moved to the kit's table (kit/DataTable.tsx); the people screens import it from here too. */
@@ -85,7 +82,7 @@ export function PendingChip({ t }: { t: T }) {
 }
 
 /** A full timestamp in the tenant's zone ("2026/11/25 (水) 07:23:12"), the zone named in the tooltip. */
-export function DateCell({ value, lang }: { value: number | string | null; lang: Lang; timeZone?: string }) {
+export function DateCell({ value, lang }: { value: number | string | null; lang: Lang }) {
   if (value === null || value === undefined) return <span>-</span>;
   const d = new Date(value);
   return (
@@ -107,16 +104,6 @@ export function DateText({ value, lang, short }: { value: number | string | null
     <time dateTime={d.toISOString()} title={fullTimestamp(d, lang)}>
       {short ? date.split(' ')[0] : date}
     </time>
-  );
-}
-
-export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
-  return (
-    <tr>
-      <td colSpan={colSpan} className="px-3 py-6 text-center text-slate-700">
-        {children}
-      </td>
-    </tr>
   );
 }
 

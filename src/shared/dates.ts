@@ -73,15 +73,6 @@ export function timeFromNow(value: number, now: number, lang: Lang): string {
   return fmt.format(0, 'second');
 }
 
-/** The browser's own time zone, or the server's when the browser does not say. */
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || SERVER_TIME_ZONE;
-  } catch {
-    return SERVER_TIME_ZONE;
-  }
-}
-
 /** A countdown as mm:ss ("00:59"), for the resend cooldown (spec 01 section 4). */
 export function formatCountdown(seconds: number): string {
   const s = Math.max(0, Math.ceil(seconds));

@@ -14,9 +14,11 @@ export interface CopyButtonProps {
   testId?: string;
   /** Called after a copy that worked (or did not): the caller may show its own toast instead. */
   onCopied?: (ok: boolean) => void;
+  /** The caller says what happened (a toast): no status beside the button. */
+  quiet?: boolean;
 }
 
-export default function CopyButton({ t, text, label, variant = 'small', testId, onCopied }: CopyButtonProps) {
+export default function CopyButton({ t, text, label, variant = 'small', testId, onCopied, quiet = false }: CopyButtonProps) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -38,9 +40,11 @@ export default function CopyButton({ t, text, label, variant = 'small', testId, 
       <button type="button" aria-label={label} onClick={() => void copy()} className={buttonClass(variant)} data-testid={testId}>
         {t('kit.copy')}
       </button>
-      <span aria-live="polite" className={`text-sm ${state === 'failed' ? 'text-red-800' : 'text-green-900'}`}>
-        {state === 'copied' ? t('kit.copied') : state === 'failed' ? t('kit.copyFailed') : ''}
-      </span>
+      {!quiet && (
+        <span aria-live="polite" className={`text-sm ${state === 'failed' ? 'text-red-800' : 'text-green-900'}`}>
+          {state === 'copied' ? t('kit.copied') : state === 'failed' ? t('kit.copyFailed') : ''}
+        </span>
+      )}
     </span>
   );
 }

@@ -8,8 +8,6 @@ import autocannon, { type Result } from 'autocannon';
 import { build } from 'esbuild';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +17,8 @@ import { loadArgon2Native } from '../src/adapters/argon2-native';
 import { loadArgon2Node } from '../src/adapters/argon2-node';
 import { createPasswordHasher } from '../src/domain/auth/passwords';
 import { passwordScore } from '../src/shared/password';
+import { freePort } from '../tests/support/free-port';
+import { call } from './http';
 import { workersBench, workersSection, type WorkersResult } from './workers';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -79,17 +79,6 @@ async function stopAll() {
   await Promise.all(children.map(stopChild));
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 // ---------------------------------------------------------------------------------------------
 // CPU accounting (Linux /proc; elsewhere the columns read "n/a"): the server's own CPU time per
 // request, and how much CPU other processes took during a run, so a disturbed run shows as one.
@@ -130,29 +119,6 @@ async function waitIdle(child: Child, maxMs = 30_000) {
     if (now - last <= 25) return; // under 10% of a core over 250 ms
     last = now;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// HTTP to 127.0.0.1 with a Host header (Node's fetch does not resolve *.localhost: DESIGN.md 10)
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function call(port: number, host: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`timeout: ${method} ${path}`)));
-    req.end(body);
-  });
 }
 
 async function waitReady(child: Child, port: number, host: string, path: string, timeoutMs = 90_000) {

@@ -6,12 +6,12 @@
 // short load run of `GET api/user` for reference.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../tests/support/free-port';
+import { call, type Reply } from './http';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js');
@@ -27,24 +27,6 @@ export interface RoundTripRow {
 export interface WorkersResult {
   rows: RoundTripRow[];
   load: { connections: number; seconds: number; rps: number; p50: number; p99: number; non2xx: number };
-}
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function call(port: number, host: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 function step(label: string, args: string[]) {
@@ -112,7 +94,7 @@ export async function workersBench(base: string, log: (line: string) => void): P
     const login = await call(port, host, 'POST', `${base}/api/v2/login`, json, JSON.stringify({ email: 'admin@acme.test', password: PASSWORD }));
     rows.push({ request: '`POST v2/login` (a write: primary)', status: login.status, roundTrips: String(login.headers['x-d1-round-trips'] ?? 'n/a') });
     const cookie = cookiesOf(login).join('; ');
-    if (login.status !== 200 || !cookie.includes('portal_session=')) throw new Error(`workers bench: sign-in failed: ${login.status} ${login.body.slice(0, 200)}`);
+    if (login.status !== 200 || !cookie.includes('portal_session=')) throw new Error(`workers bench: sign-in failed: ${login.status} ${login.body.toString('utf8').slice(0, 200)}`);
     await probe('`GET api/user` signed in', `${base}/api/user`, cookie);
     await probe('my-account page signed in', `${base}/my-account`, cookie);
     await probe('admin users page signed in', `${base}/admin/users`, cookie);

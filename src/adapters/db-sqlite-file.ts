@@ -27,7 +27,10 @@ type Stmt = ReturnType<InstanceType<typeof Database>['prepare']>;
 
 interface Prepared {
   stmt: Stmt;
+  /** Returns rows (a SELECT, or a write with RETURNING). */
   reader: boolean;
+  /** Changes the database: it runs only once this connection holds the write lock. */
+  writes: boolean;
   columns: string[];
 }
 
@@ -52,7 +55,7 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
     const stmt = db.prepare(sql);
     const reader = stmt.reader;
     if (reader) stmt.raw(true);
-    p = { stmt, reader, columns: reader ? stmt.columns().map((c: { name: string }) => c.name) : [] };
+    p = { stmt, reader, writes: writes(sql, reader), columns: reader ? stmt.columns().map((c: { name: string }) => c.name) : [] };
     cache.set(sql, p);
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
     return p;
@@ -63,16 +66,17 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
     const params = toParams(args);
     try {
       const p = prepare(sql);
-      if (p.reader) {
-        const rows = p.stmt.all(params) as unknown[][];
-        return resultSet(p.columns, rows.map((r) => namedRow(r, p.columns)), 0, undefined);
-      }
-      const stmt = p.stmt;
-      const run = () => stmt.run(params) as { changes: number; lastInsertRowid: number | bigint };
-      // A write of its own takes the lock first (see inTransaction); PRAGMAs and transaction
-      // control run as they are.
-      const info = db.inTransaction || CONTROL.test(sql) ? run() : inTransaction('IMMEDIATE', run);
-      return resultSet([], [], info.changes, BigInt(info.lastInsertRowid));
+      const run = (): ResultSet => {
+        if (p.reader) {
+          const rows = p.stmt.all(params) as unknown[][];
+          return resultSet(p.columns, rows.map((r) => namedRow(r, p.columns)), 0, undefined);
+        }
+        const info = p.stmt.run(params) as { changes: number; lastInsertRowid: number | bigint };
+        return resultSet([], [], info.changes, BigInt(info.lastInsertRowid));
+      };
+      // A write of its own (a RETURNING one too: libsql calls it a reader) takes the lock first
+      // (see inTransaction); reads, PRAGMAs and transaction control run as they are.
+      return p.writes && !db.inTransaction ? inTransaction('IMMEDIATE', run) : run();
     } catch (e) {
       const err = asLibsqlError(e);
       // A statement that failed on a lock is never reused (libsql leaves it active).
@@ -105,7 +109,7 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
   }
 
   /** A batch of reads only needs no write lock. */
-  const readsOnly = (stmts: InStatement[]) => stmts.every((s) => prepare(typeof s === 'string' ? s : Array.isArray(s) ? s[0] : s.sql).reader);
+  const readsOnly = (stmts: InStatement[]) => stmts.every((s) => !prepare(typeof s === 'string' ? s : Array.isArray(s) ? s[0] : s.sql).writes);
 
   function runAll(stmts: InStatement[]): ResultSet[] {
     return stmts.map((s, i) => {
@@ -193,6 +197,20 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
 
 /** Transaction control and PRAGMAs: never wrapped in a transaction of ours. */
 const CONTROL = /^\s*(PRAGMA|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|VACUUM|ATTACH|DETACH)\b/i;
+
+/**
+ * Whether a statement changes the database. libsql's `reader` only says it returns rows, and an
+ * INSERT ... RETURNING (the limiter's reserve) returns rows: run as a read, it met another
+ * connection's lock half-way, stayed in progress, and wedged the connection (no later COMMIT
+ * could succeed). A read is a SELECT, VALUES or EXPLAIN, or a WITH naming no write verb;
+ * anything else that is not transaction control is a write.
+ */
+function writes(sql: string, reader: boolean): boolean {
+  if (CONTROL.test(sql)) return false;
+  if (!reader) return true;
+  if (/^\s*(SELECT|VALUES|EXPLAIN)\b/i.test(sql)) return false;
+  return !/^\s*WITH\b/i.test(sql) || /\b(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql);
+}
 
 const isLocked = (e: unknown) => e instanceof LibsqlError && /^SQLITE_(BUSY|LOCKED)/.test(e.code);
 

@@ -3,6 +3,8 @@
 // that gave up leaves the connection healthy. libsql leaves a prepared statement that failed on a
 // lock active, and with it the connection's transaction: every later write failed (measured with
 // SQLITE_BUSY_SNAPSHOT) until the driver took the write lock with BEGIN before any statement.
+// A write that returns rows (INSERT ... RETURNING: the limiter's reserve) once ran as a read and
+// met the lock half-way; under load in CI that wedged the browser journeys' server for good.
 import Database from 'libsql';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,4 +67,31 @@ describe('the file driver meets another connection\'s lock', () => {
     client.close();
     other.close();
   });
+
+  for (const via of ['execute', 'batch'] as const) {
+    it(`a write that returns rows waits for the lock like any write and leaves the connection healthy (${via})`, async () => {
+      const { path, other } = files();
+      other.exec('CREATE TABLE hits (k TEXT PRIMARY KEY, n INTEGER)');
+      // A second of patience: the lock is let go after 100 ms (a wedged connection never gets it).
+      const { client } = openSqliteFile(path, 1_000);
+      // A snapshot of this connection's, from before the other connection's write.
+      await client.execute('SELECT count(*) FROM t');
+      other.exec('BEGIN IMMEDIATE');
+      other.exec("INSERT INTO hits (k, n) VALUES ('a', 1)");
+      const upsert = { sql: 'INSERT INTO hits (k, n) VALUES (?, 1) ON CONFLICT (k) DO UPDATE SET n = n + 1 RETURNING n', args: ['a'] };
+      const reserved = via === 'execute' ? client.execute(upsert) : client.batch([upsert, { ...upsert, args: ['b'] }]).then((r) => r[0]!);
+      await new Promise((r) => setTimeout(r, 100));
+      other.exec('COMMIT');
+      // Counted after the other connection's row: 2, not a second 1 from a stale snapshot.
+      expect((await reserved).rows[0]![0]).toBe(2);
+      // Later writes of this connection commit, and nothing of ours holds a lock.
+      await client.execute({ sql: 'UPDATE t SET x = x + 1', args: [] });
+      await client.batch([{ sql: 'INSERT INTO t (x) VALUES (?)', args: [9] }], 'write');
+      expect(count(other)).toBe(4);
+      other.exec('BEGIN IMMEDIATE');
+      other.exec('ROLLBACK');
+      client.close();
+      other.close();
+    });
+  }
 });

@@ -6,6 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const reports = '.tmp/test-reports';
+// Where playwright.config.ts has the browser journeys' server write its log.
+const E2E_SERVER_LOG = `${reports}/e2e-server.log`;
+const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
@@ -53,6 +56,39 @@ try {
   /* reported above */
 }
 
+// A digest at the very end, where a CI log's tail is read: each failed test's first error line,
+// and the browser journeys' server errors (the cause a browser assertion cannot see).
+const digest = [];
+for (const file of ['vitest.json', 'vitest-libsql-client.json', 'workers.json', 'deno.json']) {
+  try {
+    for (const t of JSON.parse(readFileSync(`${reports}/${file}`, 'utf8')).testResults)
+      for (const a of t.assertionResults.filter((r) => r.status === 'failed'))
+        digest.push(`${file.replace('.json', '')} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+  } catch {
+    /* no report: the step's own failure is listed */
+  }
+}
+try {
+  const walk = (suite) => [...(suite.specs ?? []).flatMap((sp) => sp.tests.map((t) => ({ sp, t }))), ...(suite.suites ?? []).flatMap(walk)];
+  for (const { sp, t } of JSON.parse(readFileSync(`${reports}/e2e.json`, 'utf8')).suites.flatMap(walk))
+    if (t.status === 'unexpected') digest.push(`e2e › ${sp.file}:${sp.line} › ${sp.title}: ${firstLine(t.results[0]?.error?.message)}`);
+} catch {
+  /* no report */
+}
+if (digest.length) {
+  console.log(`\nFailed tests (${digest.length}; first error line each):`);
+  for (const line of digest.slice(0, 25)) console.log(`  ${line}`);
+  if (digest.length > 25) console.log(`  ... and ${digest.length - 25} more`);
+  try {
+    const errors = readFileSync(E2E_SERVER_LOG, 'utf8').split('\n').filter((l) => /"level":"error"/.test(l));
+    if (errors.length) {
+      console.log(`\nThe browser journeys' server logged ${errors.length} errors; the first ones:`);
+      for (const line of errors.slice(0, 5)) console.log(`  ${line.slice(0, 600)}`);
+    }
+  } catch {
+    /* the browser layer did not run */
+  }
+}
 if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);

@@ -1,11 +1,11 @@
 // The local file driver and another connection's write lock (a long import switch, the seed, a
 // backup): a write waits without holding the event loop, gives up after its limit, and a write
-// that gave up leaves the connection healthy. libsql leaves a prepared statement that failed on a
-// lock active, and with it the connection's transaction: every later write failed (measured with
-// SQLITE_BUSY_SNAPSHOT) until the driver took the write lock with BEGIN before any statement.
+// that gave up leaves the connection healthy. The `libsql` binding the driver used before left a
+// statement that failed on a lock in progress, and with it the connection's transaction: every
+// later write failed (SQLITE_BUSY_SNAPSHOT) until the driver took the write lock with BEGIN first.
 // A write that returns rows (INSERT ... RETURNING: the limiter's reserve) once ran as a read and
 // met the lock half-way; under load in CI that wedged the browser journeys' server for good.
-import Database from 'libsql';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 function files() {
   dir = mkdtempSync(join(tmpdir(), 'portal-locks-'));
   const path = join(dir, 'locks.db');
+  // The same SQLite library as the driver's: POSIX locks do not separate two copies of SQLite in one process.
   const other = new Database(path, { timeout: 0 });
   other.exec('PRAGMA journal_mode = WAL');
   other.exec('CREATE TABLE t (x INTEGER)');

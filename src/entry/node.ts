@@ -1,9 +1,12 @@
 // Node entry: libSQL (a local file by default, or LIBSQL_URL for a libSQL server / Turso),
-// migrations on start, the demo data on an empty database in dev mode, static assets.
+// migrations on start, the demo data on an empty database in dev mode, static assets; one HTTP
+// process per core in production (WEB_CONCURRENCY).
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import cluster from 'node:cluster';
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadArgon2Native } from '../adapters/argon2-native';
 import { migrateLibsql, openLibsql } from '../adapters/db-libsql';
@@ -22,15 +25,16 @@ import { startPeopleSweep } from './people-sweep';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env): Promise<Deps & { close(): void }> {
+export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env, opts: { migrate?: boolean } = {}): Promise<Deps & { close(): void }> {
   const config = readConfig(env);
   const url = env.LIBSQL_URL ?? `file:${root}.data/portal.db`;
   if (url.startsWith('file:') && !env.LIBSQL_URL) mkdirSync(`${root}.data`, { recursive: true });
   const { db, client } = openLibsql(url, { authToken: env.LIBSQL_AUTH_TOKEN });
-  await migrateLibsql(db, `${root}migrations`);
+  // An HTTP process of several finds the database prepared by its primary.
+  if (opts.migrate !== false) await migrateLibsql(db, `${root}migrations`);
   const clock = { now: () => Date.now() };
   const passwords = createPasswordHasher(loadArgon2Native);
-  if (config.DEV_MODE && (await isEmpty(db))) {
+  if (config.DEV_MODE && opts.migrate !== false && (await isEmpty(db))) {
     await seedDemo(db, passwords, clock.now(), config.DATA_ENCRYPTION_KEY);
     console.log('Loaded the demo data (DESIGN.md section 7).');
   }
@@ -38,16 +42,60 @@ export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env): Promi
   return { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: nodeRuntime(config), appUsage: appUsageReporter(config), close: () => client.close() };
 }
 
+/**
+ * How many processes serve HTTP: `WEB_CONCURRENCY`, else one per core in production and one in
+ * dev mode (one process to debug; the browser tests' helpers expect one host cache).
+ */
+export function webConcurrency(env: NodeJS.ProcessEnv, devMode: boolean): number {
+  const n = Number(env.WEB_CONCURRENCY);
+  return Number.isInteger(n) && n > 0 ? n : devMode ? 1 : availableParallelism();
+}
+
 export async function startNode(env: NodeJS.ProcessEnv = process.env) {
+  // A process serves one core; with more, a primary prepares the database once, runs the
+  // periodic jobs once, and forks the HTTP processes (node:cluster shares the port among them).
+  const processes = webConcurrency(env, readConfig(env).DEV_MODE);
+  if (processes > 1 && cluster.isPrimary) return startPrimary(env, processes);
+  const deps = await buildNodeDeps(env, { migrate: !cluster.isWorker });
+  if (!cluster.isWorker) startJobs(deps, env);
+  const server = serveHttp(deps, env, () => {
+    if (!cluster.isWorker) console.log(readyLine(deps, env));
+  });
+  return server;
+}
+
+/** The primary of several HTTP processes: migrations and demo data, the jobs, and the workers. */
+async function startPrimary(env: NodeJS.ProcessEnv, processes: number) {
   const deps = await buildNodeDeps(env);
-  const server = new Hono();
-  // Built assets (npm run build) are served before the app; Workers serves the same folder.
-  server.use(`${deps.config.BASE_PATH}/assets/*`, serveStatic({ root: `${root}dist/public`, onFound: (_p, c) => c.header('Cache-Control', 'no-cache') }));
-  // Everything else goes to the app's own fetch: mounting it with server.route() would drop its
-  // notFound handler (Hono keeps only the outer app's), so unknown pages answered a bare
-  // "404 Not Found" text instead of the portal's translated page.
-  const app = createApp(deps);
-  server.all('*', (c) => app.fetch(c.req.raw, c.env));
+  startJobs(deps, env);
+  let listening = 0;
+  let stopping = false;
+  const fork = () => cluster.fork(env);
+  cluster.on('listening', () => {
+    if (++listening === processes) console.log(`${readyLine(deps, env)} (${processes} processes)`);
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    console.error(JSON.stringify({ level: 'error', event: 'http_process_exited', pid: worker.process.pid, code, signal }));
+    fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    deps.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  for (let i = 0; i < processes; i++) fork();
+}
+
+function readyLine(deps: Deps, env: NodeJS.ProcessEnv): string {
+  return `Portal (Node) ready: http://acme.${deps.config.PORTAL_DOMAIN}:${Number(env.PORT ?? 8787)}${deps.config.BASE_PATH}/login`;
+}
+
+/** The periodic jobs and the sweep: once per deployment's Node primary, never per HTTP process. */
+function startJobs(deps: Deps, env: NodeJS.ProcessEnv) {
   // The periodic jobs (cleanup of expired rows, ...) the Workers cron trigger runs: every
   // SCHEDULE_MINUTES (default 60, 0 turns the timer off, e.g. when an outside cron runs them),
   // first a minute after start. unref(): the timer never keeps the process alive.
@@ -59,11 +107,27 @@ export async function startNode(env: NodeJS.ProcessEnv = process.env) {
   }
   // Unfinished user deletions and queued invitation mail: resumed at start and every 10 s.
   startPeopleSweep(deps, Number(env.SWEEP_INTERVAL_MS ?? 10_000)).unref();
+}
+
+function serveHttp(deps: Deps, env: NodeJS.ProcessEnv, ready: () => void) {
+  // Built assets (npm run build) are served before the app; Workers serves the same folder.
+  const assetsPrefix = `${deps.config.BASE_PATH}/assets/`;
+  const assets = new Hono();
+  assets.use(`${assetsPrefix}*`, serveStatic({ root: `${root}dist/public`, onFound: (_p, c) => c.header('Cache-Control', 'no-cache') }));
+  // Everything else goes straight to the app's own fetch (a second router and context in front
+  // of every request cost more than the path check; mounting it with server.route() would also
+  // drop its notFound handler, as Hono keeps only the outer app's).
+  const app = createApp(deps);
+  const fetch = (req: Request, env: unknown) => (pathOf(req.url).startsWith(assetsPrefix) ? assets.fetch(req, env) : app.fetch(req, env));
   const port = Number(env.PORT ?? 8787);
   const hostname = env.HOST ?? '127.0.0.1';
-  return serve({ fetch: server.fetch, port, hostname }, () => {
-    console.log(`Portal (Node) ready: http://acme.${deps.config.PORTAL_DOMAIN}:${port}${deps.config.BASE_PATH}/login`);
-  });
+  return serve({ fetch, port, hostname }, ready);
+}
+
+/** The path of an absolute URL ("http://host/a/b?q" -> "/a/b?q"), without parsing the rest. */
+function pathOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash < 0 ? '/' : url.slice(slash);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -168,6 +168,26 @@ describe('security headers', () => {
     expect(a.headers.get('strict-transport-security')).toBeNull();
   });
 
+  it('the signed-in GET api/user (answered with its headers at once) carries the same set', async () => {
+    const b = await signedIn('admin@acme.test');
+    const pageCsp = (await b.get('/accounts/my-account')).headers.get('content-security-policy')!;
+    const r = await b.get('/accounts/api/user');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    const csp = r.headers.get('content-security-policy')!;
+    expect(csp.replace(/'nonce-[^']+'/, '')).toBe(pageCsp.replace(/'nonce-[^']+'/, ''));
+    for (const [name, value] of [
+      ['x-content-type-options', 'nosniff'],
+      ['x-frame-options', 'DENY'],
+      ['referrer-policy', 'strict-origin-when-cross-origin'],
+      ['cross-origin-opener-policy', 'same-origin'],
+      ['permissions-policy', 'camera=(), microphone=(), geolocation=()'],
+      ['cache-control', 'no-store'],
+    ]) expect(r.headers.get(name!)).toBe(value);
+    expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers.get('strict-transport-security')).toBeNull();
+  });
+
   it('HSTS for one year under https', async () => {
     const r = await h.client(ACME, { https: true }).get('/accounts/login');
     expect(r.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');

@@ -17,6 +17,7 @@ import { answerOutcome, clientInfo, deviceToken, handoffTo } from '../auth-helpe
 import type { AppEnv, Ctx } from '../env';
 import { rememberedDeviceCookie } from './twofa';
 import { requireSession } from '../middleware/guards';
+import { jsonAnswer } from '../middleware/security';
 import { readJson } from './validate';
 import { appPaths, ssoStatus } from './helpers';
 
@@ -60,7 +61,8 @@ authApi.get('/user', async (c) => {
     return c.json({ message: 'unauthenticated', ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status }, 401);
   }
   const memberships = c.get('memberships') ?? (await listMemberships(c.get('deps').db, user.id));
-  return c.json({ user: userPayload(user, memberships, c.get('hostTenant')) });
+  // The call every app makes on every page: answered with all its headers at once.
+  return jsonAnswer(c, { user: userPayload(user, memberships, c.get('hostTenant')) });
 });
 
 authApi.patch('/user/language', requireSession, async (c) => {

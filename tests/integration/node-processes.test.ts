@@ -1,0 +1,79 @@
+// The Node entry with several HTTP processes (WEB_CONCURRENCY, one per core in production): a
+// primary prepares the database and runs the periodic jobs once, forked processes share the port.
+// A session made through one process is honoured by the others (sessions live in the database),
+// each process answers, and stopping the primary stops them all.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../../bench/http';
+
+let dir = '';
+let child: ChildProcess;
+let port = 0;
+let output = '';
+const host = () => `acme.localhost:${port}`;
+
+/** The pids of the primary's children (the HTTP processes, and any thread-free helpers). */
+const childrenOf = (pid: number) =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter(Boolean);
+
+/** Running (a zombie left for a parent that is gone counts as stopped). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'portal-processes-'));
+  port = 20_000 + Math.floor(Math.random() * 20_000);
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/node.ts'], {
+    env: { ...process.env, WEB_CONCURRENCY: '2', DEV_MODE: 'true', PORTAL_DOMAIN: 'localhost', BASE_PATH: '/accounts', PORT: String(port), HOST: '127.0.0.1', LIBSQL_URL: `file:${join(dir, 'p.db')}`, SCHEDULE_MINUTES: '0', SMTP_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += String(d)));
+  child.stderr!.on('data', (d) => (output += String(d)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready:\n${output}`)), 60_000);
+    child.stdout!.on('data', () => {
+      if (output.includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+}, 70_000);
+
+afterAll(() => {
+  child?.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('WEB_CONCURRENCY=2', () => {
+  it('says ready once, when both HTTP processes listen', () => {
+    expect(output.match(/Portal \(Node\) ready/g)).toHaveLength(1);
+    expect(output).toContain('(2 processes)');
+    expect(childrenOf(child.pid!)).toHaveLength(2);
+  });
+
+  it('a session made through one process is honoured by every process, and each process answers', async () => {
+    const login = await call(port, host(), 'POST', '/accounts/api/v2/login', { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: `http://${host()}` }, JSON.stringify({ email: 'admin@acme.test', password: 'Portal-Demo-2026!', remember: false }));
+    expect(login.status).toBe(200);
+    const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    // New connections are dealt to the processes in turn (node:cluster's round robin).
+    const statuses = await Promise.all(Array.from({ length: 8 }, () => call(port, host(), 'GET', '/accounts/api/user', { cookie, connection: 'close' })));
+    expect(statuses.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(new Set(statuses.map((r) => JSON.parse(String(r.body)).user.email))).toEqual(new Set(['admin@acme.test']));
+  });
+
+  it('stopping the primary stops the HTTP processes', async () => {
+    const workers = childrenOf(child.pid!);
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await expect.poll(() => workers.filter(alive), { timeout: 10_000 }).toEqual([]);
+  });
+});

@@ -173,7 +173,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       if (workerInfo.project.name !== EXCLUSIVE_PROJECT) {
         throw new Error(`the db fixture is for tests of the "${EXCLUSIVE_PROJECT}" project only (playwright.config.ts)`);
       }
-      const db = createClient({ url: `file:${join(DB_DIR, 'portal.db')}` });
+      const db = createClient({ url: `file:${join(DB_DIR, 'portal.db')}`, timeout: 5000 });
       await use(db);
       db.close();
     },

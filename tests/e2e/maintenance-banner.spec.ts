@@ -2,6 +2,7 @@
 // meishi and scheduler), fed from maintenance_messages rows seeded through the database.
 import { BASE, expect, gotoHydrated, LANGUAGES, origin, test } from './fixtures';
 import { TEXT } from './support/text';
+import { writeReturning } from './support/db-write';
 
 for (const { lang, locale } of LANGUAGES) {
   test.describe(`in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
@@ -21,7 +22,7 @@ for (const { lang, locale } of LANGUAGES) {
       const ids: number[] = [];
       try {
         for (const [app, ja, en, startsAt, endsAt] of rows) {
-          const r = await db.execute({
+          const r = await writeReturning(db, {
             sql: 'INSERT INTO maintenance_messages (app, message_ja, message_en, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
             args: [app, ja, en, startsAt, endsAt, now],
           });

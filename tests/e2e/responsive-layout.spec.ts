@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { BASE, expect, LANGUAGES, origin, test, waitForHydration, type Lang } from './fixtures';
 import { signInToPage } from './support/admin-text';
 import { ensurePeopleTenant, personEmail } from './support/people';
+import { writeReturning } from './support/db-write';
 
 const TEXT = {
   ja: {
@@ -86,7 +87,7 @@ async function addPeople(label: string, lang: Lang): Promise<{ long: string; inv
       [long, TEXT[lang].longName, true],
       [invited, 'Invited Person', false],
     ] as const) {
-      const user = await db.execute({
+      const user = await writeReturning(db, {
         sql: `INSERT INTO users (${userCols.join(', ')}) SELECT ${pick(userCols, { email: '?1', name: '?2', password_hash: registered ? 'password_hash' : 'NULL', twofa_method: 'NULL' })} FROM users WHERE email = 'user@acme.test' RETURNING id`,
         args: [email, name],
       });

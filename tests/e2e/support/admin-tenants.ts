@@ -11,6 +11,7 @@ import { createClient, type Client } from '@libsql/client';
 import { join } from 'node:path';
 import { ensureDedicatedUsers } from './dedicated-users';
 import { serverEnv } from './server-env';
+import { writeReturning } from './db-write';
 
 function open(): Client {
   const dir = process.env.E2E_DB_DIR;
@@ -66,7 +67,7 @@ export async function ensureSettingsTenant(tenant: SettingsTenant, people: Tenan
   const db = open();
   const now = Date.now();
   try {
-    const r = await db.execute({
+    const r = await writeReturning(db, {
       sql: `INSERT INTO tenants (name, initial_subdomain, status, feature_sso_users_limit, is_feature_ip_restriction_subscribed, is_feature_twofa_enforcement_subscribed)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT (initial_subdomain) DO UPDATE SET name = ?1, subdomain = NULL, status = ?3, feature_sso_users_limit = ?4,

@@ -8,6 +8,7 @@
 // are single short statements. The copy is idempotent (a retried worker runs it again).
 import { createClient, type Client } from '@libsql/client';
 import { join } from 'node:path';
+import { writeReturning } from './db-write';
 
 function open(): Client {
   const dir = process.env.E2E_DB_DIR;
@@ -44,7 +45,7 @@ export async function ensureDedicatedUsers(users: DedicatedUser[]): Promise<Reco
       const existing = await db.execute({ sql: 'SELECT id FROM users WHERE email = ?', args: [u.email] });
       let id = existing.rows[0]?.id;
       if (id === undefined) {
-        const inserted = await db.execute({
+        const inserted = await writeReturning(db, {
           sql: `INSERT INTO users (${userCols.join(', ')}) SELECT ${select(userCols, { email: '?', language: '?' })} FROM users WHERE email = ? RETURNING id`,
           args: [u.email, u.language, u.from],
         });

@@ -12,6 +12,7 @@ import { mailDir } from './mail';
 import { startMailReceiver } from './mail-receiver';
 import { startIdpServer } from './idp-server';
 import { serverEnv } from './server-env';
+import { writeReturning } from './db-write';
 
 async function columns(db: Client, table: string): Promise<string[]> {
   const r = await db.execute(`PRAGMA table_info(${table})`);
@@ -31,7 +32,7 @@ export default async function globalSetup() {
     const select = (cols: string[], overrides: Record<string, string>) => cols.map((c) => overrides[c] ?? c).join(', ');
     for (const [email, language] of COPIES) {
       const copy = copyEmail(email, language);
-      const inserted = await db.execute({
+      const inserted = await writeReturning(db, {
         sql: `INSERT INTO users (${userCols.join(', ')}) SELECT ${select(userCols, { email: '?', language: '?' })} FROM users WHERE email = ? RETURNING id`,
         args: [copy, language, email],
       });

@@ -17,6 +17,7 @@ import { backupCodeHash, formatBackupCode, newBackupCodes, newTotpSecret } from 
 import { BASE } from '../fixtures';
 import { ensureDedicatedUsers, type DedicatedUser } from './dedicated-users';
 import { serverEnv } from './server-env';
+import { writeReturning } from './db-write';
 
 function open(): Client {
   const dir = process.env.E2E_DB_DIR;
@@ -70,7 +71,7 @@ export interface EnforcingTenant {
 export async function ensureEnforcingTenant(tenant: EnforcingTenant, emails: string[]): Promise<number> {
   const db = open();
   try {
-    const r = await db.execute({
+    const r = await writeReturning(db, {
       sql: `INSERT INTO tenants (name, initial_subdomain, status, is_feature_twofa_enforcement_subscribed, is_twofa_enforced, is_twofa_skip_allowed, minimum_password_length)
             VALUES (?, ?, 'contracted', 1, 1, ?, ?)
             ON CONFLICT (initial_subdomain) DO UPDATE SET name = excluded.name, is_feature_twofa_enforcement_subscribed = 1, is_twofa_enforced = 1,

@@ -68,25 +68,30 @@ export async function startNode(env: NodeJS.ProcessEnv = process.env) {
 async function startPrimary(env: NodeJS.ProcessEnv, processes: number) {
   const deps = await buildNodeDeps(env);
   startJobs(deps, env);
-  let listening = 0;
+  const listened = new Set<number>();
   let stopping = false;
-  const fork = () => cluster.fork(env);
-  cluster.on('listening', () => {
-    if (++listening === processes) console.log(`${readyLine(deps, env)} (${processes} processes)`);
+  // The hashing threads are shared out: each process gets its part of the cores, not all of them.
+  const hashThreads = env.ARGON2_CONCURRENCY ?? String(Math.max(1, Math.ceil(availableParallelism() / processes)));
+  const fork = () => cluster.fork({ ...env, ARGON2_CONCURRENCY: hashThreads });
+  cluster.on('listening', (worker) => {
+    listened.add(worker.id);
+    if (listened.size === processes) console.log(`${readyLine(deps, env)} (${processes} processes)`);
   });
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
-    console.error(JSON.stringify({ level: 'error', event: 'http_process_exited', pid: worker.process.pid, code, signal }));
-    fork();
-  });
-  const stop = () => {
+  const stop = (code: number) => {
     stopping = true;
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
     deps.close();
-    process.exit(0);
+    process.exit(code);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    console.error(JSON.stringify({ level: 'error', event: 'http_process_exited', pid: worker.process.pid, code, signal }));
+    // One that never listened (a port in use, a bad setting) would fail again: stop, not loop.
+    if (!listened.has(worker.id)) return stop(1);
+    fork();
+  });
+  process.once('SIGTERM', () => stop(0));
+  process.once('SIGINT', () => stop(0));
   for (let i = 0; i < processes; i++) fork();
 }
 

@@ -4,10 +4,12 @@
 // each process answers, and stopping the primary stops them all.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../bench/http';
+import { freePort } from '../support/free-port';
 
 let dir = '';
 let child: ChildProcess;
@@ -15,9 +17,13 @@ let port = 0;
 let output = '';
 const host = () => `acme.localhost:${port}`;
 
-/** The pids of the primary's children (the HTTP processes, and any thread-free helpers). */
+/** The pids of the primary's Node children: the HTTP processes (tsx's esbuild service is not one). */
 const childrenOf = (pid: number) =>
-  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter(Boolean);
+  execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([, comm]) => comm === 'node')
+    .map(([p]) => Number(p));
 
 /** Running (a zombie left for a parent that is gone counts as stopped). */
 function alive(pid: number): boolean {
@@ -30,7 +36,7 @@ function alive(pid: number): boolean {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'portal-processes-'));
-  port = 20_000 + Math.floor(Math.random() * 20_000);
+  port = await freePort();
   child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/node.ts'], {
     env: { ...process.env, WEB_CONCURRENCY: '2', DEV_MODE: 'true', PORTAL_DOMAIN: 'localhost', BASE_PATH: '/accounts', PORT: String(port), HOST: '127.0.0.1', LIBSQL_URL: `file:${join(dir, 'p.db')}`, SCHEDULE_MINUTES: '0', SMTP_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,4 +82,23 @@ describe('WEB_CONCURRENCY=2', () => {
     await new Promise((r) => child.once('exit', r));
     await expect.poll(() => workers.filter(alive), { timeout: 10_000 }).toEqual([]);
   });
+
+  it('an HTTP process that cannot start (its port is taken) stops the primary instead of being forked again and again', async () => {
+    const taken = createServer();
+    const busyPort = await freePort();
+    await new Promise<void>((r) => taken.listen(busyPort, '127.0.0.1', r));
+    try {
+      const primary = spawn(process.execPath, ['--import', 'tsx', 'src/entry/node.ts'], {
+        env: { ...process.env, WEB_CONCURRENCY: '2', DEV_MODE: 'true', PORTAL_DOMAIN: 'localhost', PORT: String(busyPort), HOST: '127.0.0.1', LIBSQL_URL: `file:${join(dir, 'p.db')}`, SCHEDULE_MINUTES: '0', SMTP_URL: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let errors = '';
+      primary.stderr!.on('data', (d) => (errors += String(d)));
+      const code = await new Promise<number | null>((r) => primary.once('exit', r));
+      expect(code).toBe(1);
+      expect(errors).toContain('http_process_exited');
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });

@@ -3,13 +3,13 @@ import type { Deps } from '../deps';
 import type { Session, Tenant, TenantUser, User } from '../db/schema';
 import type { Lang, T } from '../shared/i18n';
 import type { RouteDef } from '../shared/routes';
-import type { RequestAuth } from '../domain/auth/request-auth';
 import type { Membership } from '../domain/tenants/memberships';
 
 export interface AppVariables {
   deps: Deps;
   requestId: string;
-  nonce: string;
+  /** The CSP nonce of a rendered page (security.ts pageNonce); null until a page asks for it. */
+  nonce: string | null;
   https: boolean;
   clientIp: string | null;
   /** Tenant of the request's host; null on the main domain. */
@@ -19,8 +19,6 @@ export interface AppVariables {
   member: TenantUser | null;
   /** The signed-in user's memberships, read with the session (null when signed out). */
   memberships: Membership[] | null;
-  /** What the one statement of contextMiddleware read (null without a session cookie). */
-  requestAuth: RequestAuth | null;
   lang: Lang;
   t: T;
   route: RouteDef | null;

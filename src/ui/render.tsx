@@ -8,6 +8,7 @@ import { allTexts, type Lang } from '../shared/i18n';
 import { pickTexts } from '../shared/texts';
 import { IslandContext, scriptJson, type IslandCollector } from './Island';
 import { PublicCard } from './PublicCard';
+import { pageNonce } from '../routes/middleware/security';
 
 export interface PageOptions {
   /** i18n key of the page title ("titles.login"). */
@@ -17,7 +18,9 @@ export interface PageOptions {
 }
 
 export function renderPage(c: Ctx, { titleKey, body, status = 200 }: PageOptions): Response {
-  const { t, lang, nonce, deps } = c.var;
+  const { t, lang, deps } = c.var;
+  // Every page has the page policy (its stylesheet needs it), with or without islands.
+  const nonce = pageNonce(c);
   const base = deps.config.BASE_PATH;
   const collector: IslandCollector = { names: new Set(), next: 0 };
   const html = renderToString(<IslandContext.Provider value={collector}>{body}</IslandContext.Provider>);

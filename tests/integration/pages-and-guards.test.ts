@@ -168,14 +168,23 @@ describe('security headers', () => {
     expect(a.headers.get('strict-transport-security')).toBeNull();
   });
 
-  it('the signed-in GET api/user (answered with its headers at once) carries the same set', async () => {
+  it('answers that are not pages carry the strictest policy, with no nonce', async () => {
     const b = await signedIn('admin@acme.test');
     const pageCsp = (await b.get('/accounts/my-account')).headers.get('content-security-policy')!;
+    expect(pageCsp).toMatch(/script-src 'nonce-[^']+' 'strict-dynamic'/);
+    const none = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    // A JSON answer made by the middleware's path, a redirect, and a signed-out refusal.
+    expect((await b.get('/accounts/api/session-devices')).headers.get('content-security-policy')).toBe(none);
+    expect((await h.client(ACME).get('/')).headers.get('content-security-policy')).toBe(none);
+    expect((await h.client(ACME).get('/accounts/api/user')).headers.get('content-security-policy')).toBe(none);
+  });
+
+  it('the signed-in GET api/user (answered with its headers at once) carries the same set', async () => {
+    const b = await signedIn('admin@acme.test');
     const r = await b.get('/accounts/api/user');
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-    const csp = r.headers.get('content-security-policy')!;
-    expect(csp.replace(/'nonce-[^']+'/, '')).toBe(pageCsp.replace(/'nonce-[^']+'/, ''));
+    expect(r.headers.get('content-security-policy')).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     for (const [name, value] of [
       ['x-content-type-options', 'nosniff'],
       ['x-frame-options', 'DENY'],

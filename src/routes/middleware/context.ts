@@ -1,14 +1,17 @@
-// First middleware: deps, request id, nonce, client address, protocol, then who is asking: the
-// host's tenant and, with a session cookie, the session, user and memberships, read together in
-// one statement (domain/auth/request-auth.ts). The session rules are applied by session.ts.
+// First middleware, and the one place that decides who is asking: deps, request id, client
+// address, protocol; the host's tenant and, with a session cookie, the session, user and
+// memberships, read together in one statement (domain/auth/request-auth.ts) and admitted by the
+// account rules (session.ts); then the language. One step instead of a chain of three keeps the
+// hottest calls cheap and leaves no window in which a later middleware sees half a decision.
 import type { MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { Deps } from '../../deps';
-import { readRequestAuth } from '../../domain/auth/request-auth';
+import { readRequestAuth, type RequestAuth } from '../../domain/auth/request-auth';
 import { hostLabel, rememberHost, resolveHost } from '../../domain/tenants/hosts';
 import { cookieName, SESSION_COOKIE, type AppEnv } from '../env';
 import { renderErrorPage } from '../../ui/render';
 import { anonymousLang, setLang } from './locale';
+import { admitSession } from './session';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -17,46 +20,50 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('deps', base);
     c.set('https', base.runtime.isHttps(c.req.raw));
+    // The Cookie header, parsed once for the session, the bookmark and the language.
+    const cookies = getCookie(c);
     // Workers: this request's own D1 session, continuing from the browser's bookmark.
     const bookmarkCookie = base.dbScopes ? cookieName(c, D1_BOOKMARK_COOKIE) : '';
-    const bookmark = base.dbScopes ? getCookie(c, bookmarkCookie) ?? null : null;
+    const bookmark = base.dbScopes ? cookies[bookmarkCookie] ?? null : null;
     const scope = base.dbScopes?.open(bookmark, !READS.has(c.req.method)) ?? null;
     const deps = scope ? { ...base, db: scope.db } : base;
     c.set('deps', deps);
     // randomUUID draws from a pooled buffer: two small random reads per request cost more.
     c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID());
-    c.set('nonce', crypto.randomUUID().replaceAll('-', ''));
+    // Made when a page is rendered (security.ts pageNonce); other answers carry no script.
+    c.set('nonce', null);
     c.set('clientIp', deps.runtime.clientIp(c.req.raw, c.env));
     c.set('session', null);
     c.set('user', null);
     c.set('member', null);
     c.set('memberships', null);
-    c.set('requestAuth', null);
     c.set('route', null);
-    setLang(c, anonymousLang(c));
     // The tenant comes from the URL's hostname (the Host header on Node; workerd's SELF.fetch
     // sends no Host header, only the URL).
     const hostname = new URL(c.req.url).hostname;
     const label = hostLabel(hostname, deps.config.PORTAL_DOMAIN);
     let tenant: AppEnv['Variables']['hostTenant'] | undefined;
-    const token = label === undefined ? undefined : getCookie(c, cookieName(c, SESSION_COOKIE));
+    let found: RequestAuth['found'] = null;
+    const token = label === undefined ? undefined : cookies[cookieName(c, SESSION_COOKIE)];
     if (label !== undefined && token) {
       const auth = await readRequestAuth(deps.db, label, token, deps.clock.now());
       tenant = label === null ? null : auth.tenant ?? undefined;
       if (label !== null) rememberHost(deps.db, label, auth.tenant, ttlMs);
-      c.set('requestAuth', auth);
+      found = auth.found;
     } else {
       // Signed out: a short-lived cache for reads; a state change reads the tenant afresh.
       const host = await resolveHost(deps.db, hostname, deps.config.PORTAL_DOMAIN, { ttlMs, fresh: !READS.has(c.req.method) });
       tenant = host.kind === 'unknown' ? undefined : host.kind === 'tenant' ? host.tenant : null;
     }
+    c.set('hostTenant', tenant ?? null);
+    const refusal = tenant !== undefined && found ? admitSession(c, found) : null;
+    setLang(c, c.get('user')?.language ?? anonymousLang(c, cookies));
+    const api = c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`);
     if (tenant === undefined) {
-      c.set('hostTenant', null);
-      c.res = c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`)
-        ? c.json({ message: 'unknown-host' }, 404)
-        : renderErrorPage(c, 404, 'errors.unknown-host');
+      c.res = api ? c.json({ message: 'unknown-host' }, 404) : renderErrorPage(c, 404, 'errors.unknown-host');
+    } else if (refusal) {
+      c.res = api ? c.json({ message: refusal }, 403) : renderErrorPage(c, 403, `errors.${refusal}`);
     } else {
-      c.set('hostTenant', tenant);
       await next();
     }
     if (scope) {

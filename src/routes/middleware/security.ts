@@ -4,7 +4,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 
-// The policy around the per-request nonce, joined once.
+// A page's policy, around its per-response nonce (joined once).
 const CSP_HEAD = "default-src 'self'; script-src ";
 const CSP_TAIL = [
   " 'strict-dynamic'",
@@ -17,6 +17,20 @@ const CSP_TAIL = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+// Every other answer (JSON, redirects, text) runs no script and loads nothing: the strictest
+// policy, which needs no nonce.
+const CSP_NONE = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The nonce of the page being rendered: made on first use, so answers without a page skip it. */
+export function pageNonce(c: Context<AppEnv>): string {
+  let nonce = c.get('nonce');
+  if (nonce === null) {
+    nonce = crypto.randomUUID().replaceAll('-', '');
+    c.set('nonce', nonce);
+  }
+  return nonce;
+}
+
 const STATIC_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
@@ -28,8 +42,9 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Every security header of this request's answer, in one record. */
 export function securityHeaderRecord(c: Context<AppEnv>): Record<string, string> {
+  const nonce = c.get('nonce');
   const record: Record<string, string> = {
-    'Content-Security-Policy': `${CSP_HEAD}'nonce-${c.get('nonce')}'${CSP_TAIL}`,
+    'Content-Security-Policy': nonce === null ? CSP_NONE : `${CSP_HEAD}'nonce-${nonce}'${CSP_TAIL}`,
     ...STATIC_HEADERS,
     'X-Request-Id': c.get('requestId'),
   };

@@ -1,40 +1,39 @@
-// Applies the per-request account rules to the session contextMiddleware read: the absolute
+// The per-request account rules for the session the request-auth statement read: the absolute
 // lifetime, membership of this host's tenant (a deactivated membership ends access at once) and
 // an enforced IP allowlist. Activity is recorded after the answer (at most once a minute).
-import type { Context, MiddlewareHandler } from 'hono';
+// contextMiddleware calls admitSession in the same step that read the session, so a request is
+// either signed in with every rule applied or not signed in at all.
+import type { Context } from 'hono';
 import { liveSession } from '../../domain/auth/sessions';
+import type { RequestAuth } from '../../domain/auth/request-auth';
 import { isAllowed } from '../../domain/security/ip-allowlist';
-import { renderErrorPage } from '../../ui/render';
 import type { AppEnv } from '../env';
 
-export const sessionMiddleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const found = c.get('requestAuth')?.found;
-  if (found) {
-    const { db, clock, config } = c.get('deps');
-    const tenant = c.get('hostTenant');
-    const { member, user } = found;
-    const live = liveSession(db, found.session, member, clock.now(), {
-      rememberDays: config.SESSION_REMEMBER_DAYS,
-      idleMinutes: config.SESSION_IDLE_MINUTES,
-      maxDays: config.SESSION_MAX_DAYS,
-    });
-    // On a tenant host the user must be an active member, or a tenant manager (staff).
-    const allowedHere = live && (!tenant || (member ? member.deactivatedAt === null : user.isTenantManager));
-    if (live && allowedHere) {
-      if (found.allowlist && !isAllowed(c.get('clientIp'), found.allowlist)) {
-        return c.req.path.startsWith(`${config.BASE_PATH}/api/`)
-          ? c.json({ message: 'restricted-ip' }, 403)
-          : renderErrorPage(c, 403, 'errors.restricted-ip');
-      }
-      c.set('session', live.session);
-      c.set('user', user);
-      c.set('member', member);
-      c.set('memberships', found.memberships);
-      if (live.touch) afterResponse(c, live.touch);
-    }
-  }
-  await next();
-};
+/**
+ * Sets session, user, member and memberships when the session may be used on this host; leaves
+ * them null when it may not. 'restricted-ip' when the person's address is not allowed here (the
+ * caller answers the refusal).
+ */
+export function admitSession(c: Context<AppEnv>, found: NonNullable<RequestAuth['found']>): 'restricted-ip' | null {
+  const { db, clock, config } = c.get('deps');
+  const tenant = c.get('hostTenant');
+  const { member, user } = found;
+  const live = liveSession(db, found.session, member, clock.now(), {
+    rememberDays: config.SESSION_REMEMBER_DAYS,
+    idleMinutes: config.SESSION_IDLE_MINUTES,
+    maxDays: config.SESSION_MAX_DAYS,
+  });
+  // On a tenant host the user must be an active member, or a tenant manager (staff).
+  const allowedHere = live && (!tenant || (member ? member.deactivatedAt === null : user.isTenantManager));
+  if (!live || !allowedHere) return null;
+  if (found.allowlist && !isAllowed(c.get('clientIp'), found.allowlist)) return 'restricted-ip';
+  c.set('session', live.session);
+  c.set('user', user);
+  c.set('member', member);
+  c.set('memberships', found.memberships);
+  if (live.touch) afterResponse(c, live.touch);
+  return null;
+}
 
 /** Runs `work` once the answer is on its way: waitUntil on Workers, a detached promise on Node. */
 function afterResponse(c: Context<AppEnv>, work: () => Promise<unknown>): void {

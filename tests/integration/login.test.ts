@@ -73,6 +73,7 @@ describe('POST /accounts/api/v2/login', () => {
     await h.client(ACME).login('admin@acme.test', 'x');
     expect(verify).toHaveBeenCalledTimes(3);
     for (const [, stored] of verify.mock.calls) expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    verify.mockRestore(); // the hasher is shared by the files of a worker (vitest.config.ts)
   });
 
   it('matches the email case-insensitively', async () => {

@@ -4,7 +4,7 @@
 // libSQL alike; the SQL text never changes, so drivers with a statement cache prepare it once.
 // The rows come back as the same objects drizzle's selects give (Tenant, Session, User,
 // TenantUser), mapped through the schema's own column definitions.
-import { getTableColumns, type Column, type Table } from 'drizzle-orm';
+import { Column, getTableColumns, type Table } from 'drizzle-orm';
 import { firstRow, type Db } from '../../db/client';
 import { sessions, tenants, tenantUsers, users, type Session, type Tenant, type TenantUser, type User } from '../../db/schema';
 import type { AllowEntry } from '../security/ip-allowlist';
@@ -12,21 +12,27 @@ import { sha256Hex } from '../security/tokens';
 import { memberApps, type Membership } from '../tenants/memberships';
 import type { AppKey } from '../../db/schema';
 
-type Columns = [key: string, column: Column][];
+// Each column with its conversion from the driver's value, or null where there is none (text and
+// plain integers): most of the row's 79 values are copied as they come.
+type Columns = [key: string, fromDriver: ((v: unknown) => unknown) | null][];
 
-const columnsOf = (t: Table): Columns => Object.entries(getTableColumns(t));
+const columnsOf = (t: Table): Columns =>
+  Object.entries(getTableColumns(t)).map(([key, c]) => [
+    key,
+    c.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : (v: unknown) => c.mapFromDriverValue(v),
+  ]);
 const T = columnsOf(tenants);
 const S = columnsOf(sessions);
 const U = columnsOf(users);
 const M = columnsOf(tenantUsers);
-const list = (cols: Columns, alias: string) => cols.map(([, c]) => `${alias}."${c.name}"`).join(', ');
+const list = (t: Table, alias: string) => Object.values(getTableColumns(t)).map((c) => `${alias}."${c.name}"`).join(', ');
 
 function mapRow<R>(cols: Columns, values: readonly unknown[], offset: number): R {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < cols.length; i++) {
-    const [key, column] = cols[i]!;
+    const [key, fromDriver] = cols[i]!;
     const v = values[offset + i];
-    row[key] = v === null || v === undefined ? null : column.mapFromDriverValue(v);
+    row[key] = v === null || v === undefined ? null : fromDriver === null ? v : fromDriver(v);
   }
   return row as R;
 }
@@ -36,9 +42,9 @@ function mapRow<R>(cols: Columns, values: readonly unknown[], offset: number): R
 // whose JSON values SQLite re-parses). A sub-select's JSON loses its JSON type, hence json(...).
 // The membership of this host's tenant is already in the row (t, m): the array leaves it out and
 // only its tenant's apps are added, so most people (one tenant) cost no JSON at all.
-const SELECT = `SELECT ${list(T, 't')}, ${list(S, 's')}, ${list(U, 'u')}, ${list(M, 'm')},
+const SELECT = `SELECT ${list(tenants, 't')}, ${list(sessions, 's')}, ${list(users, 'u')}, ${list(tenantUsers, 'm')},
   CASE WHEN u."id" IS NULL THEN NULL ELSE (
-    SELECT json_group_array(json_array(${list(T, 'mt')}, ${list(M, 'mm')},
+    SELECT json_group_array(json_array(${list(tenants, 'mt')}, ${list(tenantUsers, 'mm')},
         json((SELECT json_group_array(a."app") FROM "tenant_apps" a WHERE a."tenant_id" = mt."id"))))
     FROM "tenant_users" mm JOIN "tenants" mt ON mt."id" = mm."tenant_id"
     WHERE mm."user_id" = u."id" AND mm."operation_status" IS NULL AND mm."invitation_pending" = 0 AND mm."id" IS NOT m."id") END,

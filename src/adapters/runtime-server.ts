@@ -19,7 +19,7 @@ export function serverRuntime(config: Config, socketAddress: (env: unknown) => s
     },
     isHttps(req) {
       if (header && req.headers.get('x-forwarded-proto') === 'https') return true;
-      return new URL(req.url).protocol === 'https:';
+      return req.url.startsWith('https:');
     },
     geo: () => null,
   };

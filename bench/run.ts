@@ -2,11 +2,12 @@
 // written to bench/RESULTS.md. Never part of the test suite (DESIGN.md section 8).
 //
 // The portal runs as a child process (`node --import tsx src/entry/node.ts`) on a fresh libSQL
-// file, so the load generator (this process) and the server do not share an event loop. A bare
+// file, and each run's load generator in a fresh process of its own (bench/load-generator.ts). A bare
 // Hono app on @hono/node-server runs beside it as the reference point.
-import autocannon, { type Result } from 'autocannon';
+import type { Result } from 'autocannon';
 import { build } from 'esbuild';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { createPasswordHasher } from '../src/domain/auth/passwords';
 import { passwordScore } from '../src/shared/password';
 import { freePort } from '../tests/support/free-port';
 import { call } from './http';
+import type { LoadJob, LoadOutput } from './load-generator';
 import { workersBench, workersSection, type WorkersResult } from './workers';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -107,11 +109,6 @@ function machineBusyMs(): number {
   return os.cpus().reduce((a, c) => a + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
 }
 
-function selfCpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
 /** Requests still in flight when autocannon stops keep the server busy; wait them out. */
 async function waitIdle(child: Child, maxMs = 30_000) {
   const until = Date.now() + maxMs;
@@ -164,56 +161,66 @@ async function load(
   server: Child,
   port: number,
   connections: number,
-  req: { method: string; path: string; headers: Record<string, string>; body?: () => string },
+  req: { method: string; path: string; headers: Record<string, string>; bodies?: string[] },
   probe?: { name: string; what: string; path: string; headers: Record<string, string>; connections: number },
 ): Promise<Run[]> {
-  const samples: string[] = [];
-  const options = (duration: number) => ({
+  const job: LoadJob = {
     url: `http://127.0.0.1:${port}`,
     connections,
-    duration,
-    timeout: 30,
-    requests: [
-      {
-        method: req.method,
-        path: req.path,
-        headers: req.headers,
-        ...(req.body ? { setupRequest: (r: object) => ({ ...r, body: req.body!() }) } : {}),
-        onResponse: (status: number, body: string) => {
-          if ((status < 200 || status > 299) && samples.length < 5) samples.push(`${status} ${String(body).slice(0, 200)}`);
-        },
-      },
-    ],
-  });
+    duration: DURATION,
+    warmup: WARMUP,
+    method: req.method,
+    path: req.path,
+    headers: req.headers,
+    ...(req.bodies ? { bodies: req.bodies } : {}),
+    ...(probe ? { probe: { path: probe.path, headers: probe.headers, connections: probe.connections } } : {}),
+  };
   await waitIdle(server);
-  if (WARMUP > 0) {
-    await autocannon(options(WARMUP));
-    await waitIdle(server);
-  }
-  samples.length = 0;
+  // The generator: a fresh process per run (bench/load-generator.ts), warmed up, then told to go.
+  const gen = spawn(process.execPath, ['--import', 'tsx', 'bench/load-generator.ts', JSON.stringify(job)], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = (async function* () {
+    let buf = '';
+    for await (const chunk of gen.stdout!) {
+      buf += String(chunk);
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        yield buf.slice(0, i);
+        buf = buf.slice(i + 1);
+      }
+    }
+  })();
+  const nextLine = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`the load generator of "${name}" stopped early`);
+    return value;
+  };
+  if ((await nextLine()) !== 'warm') throw new Error(`the load generator of "${name}" did not warm up`);
+  await waitIdle(server);
   const loadBefore = os.loadavg()[0]!;
   process.stdout.write(`  ${name} (${connections} connections, ${DURATION} s) ... `);
-  const [srv0, self0, all0, t0] = [procCpuMs(server.proc.pid), selfCpuMs(), machineBusyMs(), Date.now()];
-  // The probe measures what other requests see while this load runs (same server, same time).
-  const probeRun = probe
-    ? autocannon({ url: `http://127.0.0.1:${port}`, connections: probe.connections, duration: DURATION, timeout: 30, requests: [{ method: 'GET', path: probe.path, headers: probe.headers }] })
-    : null;
-  const result = await autocannon(options(DURATION));
-  const probed = probeRun ? await probeRun : null;
-  const [srv1, self1, all1, t1] = [procCpuMs(server.proc.pid), selfCpuMs(), machineBusyMs(), Date.now()];
+  const [srv0, gen0, all0, t0] = [procCpuMs(server.proc.pid), procCpuMs(gen.pid), machineBusyMs(), Date.now()];
+  gen.stdin!.write('go\n');
+  const out = JSON.parse(await nextLine()) as LoadOutput;
+  const [srv1, gen1, all1, t1] = [procCpuMs(server.proc.pid), procCpuMs(gen.pid), machineBusyMs(), Date.now()];
+  await once(gen, 'exit');
+  const { result, samples } = out;
   let serverCpuPerReq: number | null = null;
   let cpuShare: Run['cpuShare'] = null;
-  if (srv0 !== null && srv1 !== null) {
+  if (srv0 !== null && srv1 !== null && gen0 !== null && gen1 !== null) {
     const capacity = (t1 - t0) * os.cpus().length;
-    const [srv, gen] = [srv1 - srv0, self1 - self0];
+    const [srv, gn] = [srv1 - srv0, gen1 - gen0];
     serverCpuPerReq = result.requests.total ? srv / result.requests.total : null;
-    cpuShare = { server: srv / capacity, generator: gen / capacity, other: Math.max(0, (all1 - all0 - srv - gen) / capacity) };
+    cpuShare = { server: srv / capacity, generator: gn / capacity, other: Math.max(0, (all1 - all0 - srv - gn) / capacity) };
+  }
+  if (!req.bodies && result.non2xx > 0) {
+    const after = await call(port, req.headers.host ?? `127.0.0.1:${port}`, req.method, req.path, req.headers);
+    samples.push(`(one request after the run) ${after.status} ${after.body.toString('utf8').slice(0, 200)}`);
   }
   const share = cpuShare ? `, CPU server ${pct(cpuShare.server)} / generator ${pct(cpuShare.generator)} / other ${pct(cpuShare.other)}` : '';
   console.log(
     `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}${share}`,
   );
   const main: Run = { name, what, connections, duration: DURATION, result, samples, loadBefore, serverCpuPerReq, cpuShare };
+  const probed = out.probe;
   if (!probe || !probed) return [main];
   console.log(`    probe ${probe.name}: ${probed.requests.average.toFixed(0)} req/s, p50 ${probed.latency.p50} ms, p99 ${probed.latency.p99} ms`);
   return [main, { name: probe.name, what: probe.what, connections: probe.connections, duration: DURATION, result: probed, samples: [], loadBefore, serverCpuPerReq: null, cpuShare: null }];
@@ -376,7 +383,7 @@ function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof
   lines.push(`- OS: ${os.type()} ${os.release()} (${os.arch()})`);
   lines.push(`- Node: ${process.version}`);
   lines.push(
-    '- Load generator: autocannon 8.0.0 in the bench process; each server in its own child process on 127.0.0.1 (same machine: the generator and the server share the cores).',
+    '- Load generator: autocannon 8.0.0 in a fresh process for each run (bench/load-generator.ts); each server in its own child process on 127.0.0.1 (same machine: the generator and the server share the cores).',
   );
   lines.push('');
   // Issue 13's targets, from this run's own rows (ratios to the baseline measured in the same run).
@@ -408,7 +415,7 @@ function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof
   }
   lines.push('## Throughput and latency', '');
   lines.push(
-    `Settings: each row is a ${DURATION} s measured run after a ${WARMUP} s warm-up at the same connection count (discarded); pipelining 1; 127.0.0.1 with a \`Host: acme.localhost:<port>\` header (the tenant comes from the host). Latency is per request in ms (autocannon's histogram has 1 ms resolution and truncates, so 0 means under 1 ms; only 2xx answers are counted in it). "server CPU ms/req" is the server process's CPU time (user + system) during the run divided by the requests it answered. "CPU" splits the machine's capacity during the run (all ${os.cpus().length} cores = 100%) between the server process, the load generator (this process) and everything else on the machine: a large "other" share means the run was disturbed by other work. "load" is the 1-minute load average just before the run.`,
+    `Settings: each row is a ${DURATION} s measured run after a ${WARMUP} s warm-up at the same connection count (discarded); pipelining 1; 127.0.0.1 with a \`Host: acme.localhost:<port>\` header (the tenant comes from the host). Latency is per request in ms (autocannon's histogram has 1 ms resolution and truncates, so 0 means under 1 ms; only 2xx answers are counted in it). "server CPU ms/req" is the server process's CPU time (user + system) during the run divided by the requests it answered. "CPU" splits the machine's capacity during the run (all ${os.cpus().length} cores = 100%) between the server process, the load generator (its process) and everything else on the machine: a large "other" share means the run was disturbed by other work. "load" is the 1-minute load average just before the run.`,
     '',
   );
   lines.push('| scenario | connections | duration | req/s (mean) | p50 ms | p99 ms | mean ms | max ms | requests | status codes | non-2xx | errors / timeouts | server CPU ms/req | CPU: server / generator / other | load |');
@@ -562,7 +569,7 @@ async function main() {
     );
     await stopChild(multi); // out of the way of the login runs
     children.splice(children.indexOf(multi), 1);
-    let i = 0;
+    const loginBodies = LOGIN_USERS.map((email) => JSON.stringify({ email, password: PASSWORD, remember: false }));
     for (const connections of LOGIN_CONNECTIONS) {
       runs.push(
         ...await load(
@@ -575,7 +582,7 @@ async function main() {
             method: 'POST',
             path: `${base}/api/v2/login`,
             headers: { host, ...loginHeaders },
-            body: () => JSON.stringify({ email: LOGIN_USERS[i++ % LOGIN_USERS.length], password: PASSWORD, remember: false }),
+            bodies: loginBodies,
           },
           connections === PROBED_LOGIN_CONNECTIONS
             ? {

@@ -56,7 +56,7 @@ const deps: Deps = {
   passwords,
   mailer: outboxMailer(db, () => Date.now()),
   sms: outboxSms(db, () => Date.now()),
-  runtime: { clientIp: () => '133.242.10.20', isHttps: () => false, geo: () => null },
+  runtime: { clientIp: () => '133.242.10.20', isHttps: () => false, header: (req, _env, name) => req.headers.get(name) ?? undefined, requestId: () => null, geo: () => null },
   appUsage: standInAppUsage,
 };
 const app = createApp(deps);

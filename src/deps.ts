@@ -15,7 +15,14 @@ export interface RuntimePort {
   /** The client address the runtime trusts (CF-Connecting-IP on Workers, socket or proxy on Node). */
   clientIp(req: Request, env: unknown): string | null;
   /** Whether the public URL is https (behind a trusted proxy on Node). */
-  isHttps(req: Request): boolean;
+  isHttps(req: Request, env: unknown): boolean;
+  /**
+   * One request header (lower-case name). Node reads it from the connection's own message: the
+   * WHATWG Headers object its adapter builds on first use cost a tenth of a signed-in GET.
+   */
+  header(req: Request, env: unknown, name: string): string | undefined;
+  /** The id the platform gave this request (CF-Ray on Workers); null where none is trusted. */
+  requestId(req: Request): string | null;
   geo(req: Request): Geo | null;
 }
 

@@ -5,5 +5,6 @@ import type { RuntimePort } from '../deps';
 import { serverRuntime } from './runtime-server';
 
 export function nodeRuntime(config: Config): RuntimePort {
-  return serverRuntime(config, (env) => (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress);
+  const incoming = (env: unknown) => (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return serverRuntime(config, (env) => incoming(env)?.socket.remoteAddress, (env) => incoming(env)?.headers);
 }

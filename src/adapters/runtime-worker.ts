@@ -9,7 +9,10 @@ interface CfProps {
 
 export const workerRuntime: RuntimePort = {
   clientIp: (req) => req.headers.get('cf-connecting-ip'),
-  isHttps: (req) => new URL(req.url).protocol === 'https:',
+  isHttps: (req) => req.url.startsWith('https:'),
+  header: (req, _env, name) => req.headers.get(name) ?? undefined,
+  // Cloudflare's own id of the request, also in its logs.
+  requestId: (req) => req.headers.get('cf-ray'),
   geo(req) {
     const cf = (req as Request & { cf?: CfProps }).cf;
     if (!cf?.country) return null;

@@ -24,7 +24,9 @@ export const TEST_IP_HEADER = 'x-test-client-ip';
 /** Test runtime: the client address comes from a test-only header, defaulting to a public one. */
 const testRuntime: RuntimePort = {
   clientIp: (req) => req.headers.get(TEST_IP_HEADER) ?? '203.0.113.10',
-  isHttps: (req) => new URL(req.url).protocol === 'https:',
+  isHttps: (req) => req.url.startsWith('https:'),
+  header: (req, _env, name) => req.headers.get(name) ?? undefined,
+  requestId: () => null,
   geo: () => ({ countryCode: 'JP', country: 'Japan', city: 'Tokyo', state: 'Tokyo' }),
 };
 

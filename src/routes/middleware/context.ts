@@ -4,7 +4,8 @@
 // account rules (session.ts); then the language. One step instead of a chain of three keeps the
 // hottest calls cheap and leaves no window in which a later middleware sees half a decision.
 import type { MiddlewareHandler } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { setCookie } from 'hono/cookie';
+import { parse as parseCookies } from 'hono/utils/cookie';
 import type { Deps } from '../../deps';
 import { readRequestAuth, type RequestAuth } from '../../domain/auth/request-auth';
 import { hostLabel, rememberHost, resolveHost } from '../../domain/tenants/hosts';
@@ -19,9 +20,11 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
   const ttlMs = base.config.HOST_CACHE_SECONDS * 1000;
   return async (c, next) => {
     c.set('deps', base);
-    c.set('https', base.runtime.isHttps(c.req.raw));
+    const { runtime } = base;
+    c.set('https', runtime.isHttps(c.req.raw, c.env));
     // The Cookie header, parsed once for the session, the bookmark and the language.
-    const cookies = getCookie(c);
+    const cookieHeader = runtime.header(c.req.raw, c.env, 'cookie');
+    const cookies = cookieHeader ? parseCookies(cookieHeader) : {};
     // Workers: this request's own D1 session, continuing from the browser's bookmark.
     const bookmarkCookie = base.dbScopes ? cookieName(c, D1_BOOKMARK_COOKIE) : '';
     const bookmark = base.dbScopes ? cookies[bookmarkCookie] ?? null : null;
@@ -29,10 +32,10 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     const deps = scope ? { ...base, db: scope.db } : base;
     c.set('deps', deps);
     // randomUUID draws from a pooled buffer: two small random reads per request cost more.
-    c.set('requestId', c.req.header('cf-ray') ?? crypto.randomUUID());
+    c.set('requestId', runtime.requestId(c.req.raw) ?? crypto.randomUUID());
     // Made when a page is rendered (security.ts pageNonce); other answers carry no script.
     c.set('nonce', null);
-    c.set('clientIp', deps.runtime.clientIp(c.req.raw, c.env));
+    c.set('clientIp', runtime.clientIp(c.req.raw, c.env));
     c.set('session', null);
     c.set('user', null);
     c.set('member', null);

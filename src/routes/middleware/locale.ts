@@ -11,5 +11,6 @@ export function setLang(c: Ctx, lang: Lang) {
 /** Without a signed-in user: the cookie (from the request's cookies, parsed once), then Accept-Language. */
 export function anonymousLang(c: Ctx, cookies: Record<string, string>): Lang {
   const cookie = cookies[LOCALE_COOKIE];
-  return (isLang(cookie) ? cookie : null) ?? langFromAcceptLanguage(c.req.header('accept-language')) ?? DEFAULT_LANG;
+  const accept = c.get('deps').runtime.header(c.req.raw, c.env, 'accept-language');
+  return (isLang(cookie) ? cookie : null) ?? langFromAcceptLanguage(accept) ?? DEFAULT_LANG;
 }

@@ -33,6 +33,8 @@ interface Prepared {
   /** Changes the database: it runs only once this connection holds the write lock. */
   writes: boolean;
   columns: string[];
+  /** When it was last used (a counter): the least recently used is dropped when the cache is full. */
+  used: number;
 }
 
 const CACHE_SIZE = 500;
@@ -44,21 +46,27 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
   // consistent; a power cut (not a process crash) may lose the last commits.
   db.exec('PRAGMA synchronous = NORMAL');
   const cache = new Map<string, Prepared>();
+  let clock = 0;
 
   function prepare(sql: string): Prepared {
     let p = cache.get(sql);
     if (p) {
-      // Most recently used last: Map keeps insertion order, so the first key is the oldest.
-      cache.delete(sql);
-      cache.set(sql, p);
+      // A hit only marks the entry (reordering the Map on every statement cost more than the rare
+      // search for the oldest below).
+      p.used = ++clock;
       return p;
     }
     const stmt = db.prepare(sql);
     const reader = stmt.reader;
     if (reader) stmt.raw(true);
-    p = { stmt, reader, writes: writes(sql, reader), columns: reader ? stmt.columns().map((c: { name: string }) => c.name) : [] };
+    p = { stmt, reader, writes: writes(sql, reader), columns: reader ? stmt.columns().map((c: { name: string }) => c.name) : [], used: ++clock };
+    if (cache.size >= CACHE_SIZE) {
+      let oldest: string | undefined;
+      let min = Infinity;
+      for (const [key, entry] of cache) if (entry.used < min) [oldest, min] = [key, entry.used];
+      cache.delete(oldest!);
+    }
     cache.set(sql, p);
-    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
     return p;
   }
 

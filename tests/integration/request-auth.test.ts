@@ -54,6 +54,22 @@ describe('the request authentication statement', () => {
     }
   });
 
+  it('finds the session cookie among a browser\'s other cookies, and only under its own name', async () => {
+    h = await createHarness();
+    const b = h.client(ACME);
+    expect((await b.login('admin@acme.test')).body.message).toBe('success');
+    const token = b.cookies.get('portal_session')!;
+    const ask = async (cookie: string) => (await h.client(ACME, { otherBrowser: true }).get('/accounts/api/user', { headers: { cookie } })).status;
+    // Analytics and other sites' cookies before and after, a value with spaces, a malformed pair.
+    expect(await ask(`_ga=GA1.2.3; broken; x_portal_session=zzz; portal_session=${token}; theme="dark mode"; portal_locale=en`)).toBe(200);
+    // A cookie whose name only contains ours, or ours with a prefix it does not have here, is none.
+    expect(await ask(`x_portal_session=${token}; portal_session_old=${token}`)).toBe(401);
+    expect(await ask(`__Host-portal_session=${token}`)).toBe(401);
+    // Signed out, the language still comes from its cookie among the others.
+    const login = await h.client(ACME, { otherBrowser: true }).get('/accounts/login', { headers: { cookie: `_ga=1; portal_locale=en; other=2`, 'accept-language': 'ja' } });
+    expect(login.text).toContain('<html lang="en"');
+  });
+
   it('the main domain and a session cookie: one statement too', async () => {
     h = await createHarness();
     const b = h.client('localhost:8787');

@@ -108,7 +108,7 @@ export async function readRequestAuth(db: Db, label: string | null, token: strin
     memberships.push({ tenant, member, apps: memberApps(member, (hereApps === '' ? [] : hereApps.split(',')) as AppKey[]) });
   }
   // SQLite's ORDER BY compares names as bytes (UTF-8); code units sort the same below U+10000.
-  memberships.sort((a, b) => (a.tenant.name < b.tenant.name ? -1 : a.tenant.name > b.tenant.name ? 1 : 0));
+  if (memberships.length > 1) memberships.sort((a, b) => (a.tenant.name < b.tenant.name ? -1 : a.tenant.name > b.tenant.name ? 1 : 0));
   const allow = row[at + 1];
   const allowlist = allow === null || allow === undefined ? null : (JSON.parse(String(allow)) as [string, number][]).map(([ipAddress, prefixLength]) => ({ ipAddress, prefixLength }));
   return { tenant, found: { session, user, member, memberships, allowlist } };

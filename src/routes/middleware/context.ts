@@ -9,7 +9,7 @@ import { parse as parseCookies } from 'hono/utils/cookie';
 import type { Deps } from '../../deps';
 import { readRequestAuth, type RequestAuth } from '../../domain/auth/request-auth';
 import { hostLabel, rememberHost, resolveHost } from '../../domain/tenants/hosts';
-import { cookieName, SESSION_COOKIE, type AppEnv } from '../env';
+import { cookieName, LOCALE_COOKIE, SESSION_COOKIE, type AppEnv } from '../env';
 import { renderErrorPage } from '../../ui/render';
 import { anonymousLang, setLang } from './locale';
 import { admitSession } from './session';
@@ -22,12 +22,13 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     c.set('deps', base);
     const { runtime } = base;
     c.set('https', runtime.isHttps(c.req.raw, c.env));
-    // The Cookie header, parsed once for the session, the bookmark and the language.
+    // The cookies this step reads (session, bookmark, language), each looked up by name: the rest
+    // of a browser's Cookie header (analytics and the like) is never decoded.
     const cookieHeader = runtime.header(c.req.raw, c.env, 'cookie');
-    const cookies = cookieHeader ? parseCookies(cookieHeader) : {};
+    const cookie = (name: string) => (cookieHeader ? parseCookies(cookieHeader, name)[name] : undefined);
     // Workers: this request's own D1 session, continuing from the browser's bookmark.
     const bookmarkCookie = base.dbScopes ? cookieName(c, D1_BOOKMARK_COOKIE) : '';
-    const bookmark = base.dbScopes ? cookies[bookmarkCookie] ?? null : null;
+    const bookmark = base.dbScopes ? cookie(bookmarkCookie) ?? null : null;
     const scope = base.dbScopes?.open(bookmark, !READS.has(c.req.method)) ?? null;
     const deps = scope ? { ...base, db: scope.db } : base;
     c.set('deps', deps);
@@ -47,7 +48,7 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     const label = hostLabel(hostname, deps.config.PORTAL_DOMAIN);
     let tenant: AppEnv['Variables']['hostTenant'] | undefined;
     let found: RequestAuth['found'] = null;
-    const token = label === undefined ? undefined : cookies[cookieName(c, SESSION_COOKIE)];
+    const token = label === undefined ? undefined : cookie(cookieName(c, SESSION_COOKIE));
     if (label !== undefined && token) {
       const auth = await readRequestAuth(deps.db, label, token, deps.clock.now());
       tenant = label === null ? null : auth.tenant ?? undefined;
@@ -60,7 +61,7 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     }
     c.set('hostTenant', tenant ?? null);
     const refusal = tenant !== undefined && found ? admitSession(c, found) : null;
-    setLang(c, c.get('user')?.language ?? anonymousLang(c, cookies));
+    setLang(c, c.get('user')?.language ?? anonymousLang(c, cookie(LOCALE_COOKIE)));
     const api = c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`);
     if (tenant === undefined) {
       c.res = api ? c.json({ message: 'unknown-host' }, 404) : renderErrorPage(c, 404, 'errors.unknown-host');

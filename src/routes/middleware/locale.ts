@@ -1,16 +1,15 @@
 // Language: the signed-in user's setting, then the login footer's cookie, then Accept-Language.
 // Decided once per request, by contextMiddleware, when it knows who is asking.
 import { DEFAULT_LANG, getT, isLang, langFromAcceptLanguage, type Lang } from '../../shared/i18n';
-import { LOCALE_COOKIE, type Ctx } from '../env';
+import type { Ctx } from '../env';
 
 export function setLang(c: Ctx, lang: Lang) {
   c.set('lang', lang);
   c.set('t', getT(lang));
 }
 
-/** Without a signed-in user: the cookie (from the request's cookies, parsed once), then Accept-Language. */
-export function anonymousLang(c: Ctx, cookies: Record<string, string>): Lang {
-  const cookie = cookies[LOCALE_COOKIE];
+/** Without a signed-in user: the language cookie's value, then Accept-Language. */
+export function anonymousLang(c: Ctx, cookie: string | undefined): Lang {
   const accept = c.get('deps').runtime.header(c.req.raw, c.env, 'accept-language');
   return (isLang(cookie) ? cookie : null) ?? langFromAcceptLanguage(accept) ?? DEFAULT_LANG;
 }

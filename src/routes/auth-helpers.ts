@@ -2,14 +2,13 @@
 // the answer every successful way in gives (user + password_compliance + session cookie).
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Tenant, User } from '../db/schema';
-import { passwordCompliance, type PasswordCompliance } from '../domain/auth/compliance';
+import { passwordCompliance } from '../domain/auth/compliance';
 import { createHandoff } from '../domain/auth/handoff';
 import { policyForEmail } from '../domain/auth/password-reset';
-import { completeSignIn, type ClientInfo, type SignIn, type SignInOutcome } from '../domain/auth/sign-in';
+import { completeSignIn, type ClientInfo, type SignInOutcome } from '../domain/auth/sign-in';
 import { AppError } from '../domain/errors';
 import { randomToken } from '../domain/security/tokens';
 import { tenantOrigin } from '../domain/tenants/hosts';
-import { listMemberships } from '../domain/tenants/memberships';
 import { userPayload } from '../domain/users/profile';
 import { rememberedDeviceCookie } from './api/twofa';
 import { setSessionCookie } from './cookies';
@@ -62,10 +61,12 @@ export function clearChallengeCookie(c: Ctx) {
   deleteCookie(c, cookieName(c, CHALLENGE_COOKIE), { path: '/', secure: c.get('https') });
 }
 
-/** Sets the session cookie and answers the signed-in user with its password compliance. */
-export async function signedIn(c: Ctx, user: User, session: SignIn, compliance: PasswordCompliance | null, message = 'success') {
+/**
+ * Sets the session cookie and answers the signed-in user with its password compliance, from the
+ * memberships the sign-in read (the session's write changes none of what the payload shows).
+ */
+function signedIn(c: Ctx, { user, memberships, session, compliance }: Extract<SignInOutcome, { kind: 'session' }>, message = 'success') {
   setSessionCookie(c, session.token, session.remember, session.expiresAt);
-  const memberships = await listMemberships(c.get('deps').db, user.id);
   return c.json({
     message,
     user: userPayload(user, memberships, c.get('hostTenant')),
@@ -151,5 +152,5 @@ export function answerOutcome(c: Ctx, outcome: SignInOutcome) {
     setChallengeCookie(c, outcome.challengeToken);
     return c.json({ message: outcome.message, initial_subdomain: c.get('hostTenant')?.initialSubdomain ?? null });
   }
-  return signedIn(c, outcome.user, outcome.session, outcome.compliance);
+  return signedIn(c, outcome);
 }

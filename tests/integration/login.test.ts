@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { activityLogs, loginChallenges, sessions, tenants, users, whitelistedIps } from '../../src/db/schema';
+import { activityLogs, knownDevices, loginChallenges, sessions, tenants, tenantUsers, users, whitelistedIps } from '../../src/db/schema';
 import { createHarness, type Harness } from '../support/harness';
 
 let h: Harness;
@@ -109,6 +109,22 @@ describe('POST /accounts/api/v2/login', () => {
     expect(r.body.user.tenants.map((t: { name: string }) => t.name).sort()).toEqual(['Acme Corporation', 'Globex 株式会社']);
     const [s] = await h.deps.db.select().from(sessions);
     expect(s!.tenantId).toBeNull();
+  });
+
+  it('reads the memberships once per login (with their apps, in one statement) and answers them', async () => {
+    // Scheduler granted in both tenants; only Acme has it under contract.
+    await h.deps.db.update(tenantUsers).set({ schedulerAccessGrantedAt: h.clock.now() }).where(eq(tenantUsers.userId, 3));
+    const b = h.client('localhost:8787');
+    h.queries.length = 0;
+    const r = await b.login('multi@example.test');
+    expect(r.status).toBe(200);
+    expect(h.queries.filter((q) => /from "tenant_users" inner join "tenants"/.test(q))).toHaveLength(1);
+    expect(h.queries.filter((q) => /from "tenant_apps"/.test(q) && !/json_group_array/.test(q))).toHaveLength(0);
+    const apps = Object.fromEntries(r.body.user.tenants.map((t: { name: string; apps: string[] }) => [t.name, t.apps]));
+    expect(apps).toEqual({ 'Acme Corporation': ['meishi', 'scheduler'], 'Globex 株式会社': ['meishi'] });
+    // The browser is known from now on: recorded with the session.
+    const devices = await h.deps.db.select().from(knownDevices);
+    expect(devices.filter((d) => d.userId === r.body.user.id).length).toBeGreaterThan(0);
   });
 
   it('enforces the tenant IP allowlist when enabled: restricted-ip from elsewhere, success from a listed address', async () => {

@@ -27,6 +27,14 @@ describe('D1 round trips per request', () => {
     expect(r.headers.get('x-d1-round-trips')).toBe('1');
   });
 
+  it('a password login: the host, the account and its known device, the limits reserved, then cleared, the memberships once, the new-device rule, and the session with its audit entry and device in one batch', async () => {
+    const acme = new Browser(port).on('acme.localhost');
+    const login = await acme.login('user@acme.test', 'Portal-Demo-2026!');
+    expect(login.body.message).toBe('success');
+    expect(login.body.user.tenants.map((t: { name: string }) => t.name)).toEqual(['Acme Corporation']);
+    expect(login.headers.get('x-d1-round-trips')).toBe('8');
+  });
+
   it('the host cache outlives each request\'s D1 session: a host read once is not read again', async () => {
     const label = `nobody-${Date.now()}.localhost`;
     const first = await new Browser(port).on(label).get('/accounts/api/user');

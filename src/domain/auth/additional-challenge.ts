@@ -1,7 +1,7 @@
 // The additional challenge (spec 01 "Additional challenge"): a password login from a device and
 // a network this user has never signed in from gets a 6-digit code by mail (10 minutes, single
 // use, bound to that login attempt). Rule and limits: docs/decisions/0005-additional-challenge.md.
-import { and, count, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
@@ -32,20 +32,24 @@ export function deviceFingerprints(deviceToken: string, ip: string | null): Fing
 
 /** True when the device or the network is one the user signed in from, or on a first sign-in. */
 export async function isKnownDevice(db: Db, userId: number, f: Fingerprints): Promise<boolean> {
-  const any = await db.select({ n: count() }).from(knownDevices).where(eq(knownDevices.userId, userId)).get();
-  if ((any?.n ?? 0) === 0) return true;
   const prints = [f.device, ...(f.network ? [f.network] : [])];
-  const hitRow = await db
-    .select({ n: count() })
+  // One statement: how many the user has at all, and how many of them are these.
+  const row = await db
+    .select({ all: count(), hits: count(sql`case when ${inArray(knownDevices.fingerprint, prints)} then 1 end`) })
     .from(knownDevices)
-    .where(and(eq(knownDevices.userId, userId), inArray(knownDevices.fingerprint, prints)))
+    .where(eq(knownDevices.userId, userId))
     .get();
-  return (hitRow?.n ?? 0) > 0;
+  return (row?.all ?? 0) === 0 || (row?.hits ?? 0) > 0;
+}
+
+/** The statement that records the device and network as known (to batch with the session's writes). */
+export function rememberDeviceStatement(db: Db, userId: number, f: Fingerprints, now: number) {
+  const rows = [f.device, ...(f.network ? [f.network] : [])].map((fingerprint) => ({ userId, fingerprint, lastSeenAt: now }));
+  return db.insert(knownDevices).values(rows).onConflictDoUpdate({ target: [knownDevices.userId, knownDevices.fingerprint], set: { lastSeenAt: now } });
 }
 
 export async function rememberDevice(db: Db, userId: number, f: Fingerprints, now: number): Promise<void> {
-  const rows = [f.device, ...(f.network ? [f.network] : [])].map((fingerprint) => ({ userId, fingerprint, lastSeenAt: now }));
-  await db.insert(knownDevices).values(rows).onConflictDoUpdate({ target: [knownDevices.userId, knownDevices.fingerprint], set: { lastSeenAt: now } });
+  await rememberDeviceStatement(db, userId, f, now);
 }
 
 /** A six-digit code and its stored form: an HMAC under a derived key (decision 0026). */

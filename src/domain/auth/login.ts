@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { knownDevices, users, type Tenant } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
-import { clear, refund, reserve, type Limit } from '../security/limiter';
+import { clearStatement, refundStatement, reserve, type Limit } from '../security/limiter';
 import { addressKey } from '../security/network';
 import { sha256Hex } from '../security/tokens';
 import { activeOnly, listMemberships } from '../tenants/memberships';
@@ -78,8 +78,7 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     throw new AppError('invalid-credentials', 401);
   }
   // A right password ends the run of failures, and does not spend the address's budget.
-  await clear(db, [limits.emailIp, limits.account]);
-  await refund(db, [limits.ip], now);
+  await db.batch([clearStatement(db, [limits.emailIp, limits.account]), refundStatement(db, [limits.ip], now)]);
 
   const memberships = await listMemberships(db, user.id);
   const policy = applicablePolicy(req.hostTenant, activeOnly(memberships).map((m) => m.tenant));
@@ -98,5 +97,6 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     compliance,
     deviceToken: req.deviceToken,
     rememberedDeviceToken: req.rememberedDeviceToken,
+    memberships,
   });
 }

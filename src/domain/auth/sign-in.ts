@@ -12,7 +12,8 @@ import { auditInsert, audit } from '../audit/log';
 import { isAllowed } from '../security/ip-allowlist';
 import { activeOnly, listMemberships, type Membership } from '../tenants/memberships';
 import { enforcement, isRememberedDevice, startEnableChallenge, startOtpChallenge } from '../twofa/login';
-import { deviceFingerprints, isKnownDevice, rememberDevice, startAdditionalChallenge } from './additional-challenge';
+import { deviceFingerprints, isKnownDevice, rememberDeviceStatement, startAdditionalChallenge } from './additional-challenge';
+import type { Fingerprints } from './challenges';
 import type { PasswordCompliance } from './compliance';
 import { prepareSession, type NewSession } from './sessions';
 
@@ -103,6 +104,9 @@ export interface SignInRequest {
   source?: Session;
   /** SSO: what single logout needs. */
   saml?: NewSession['saml'];
+  /** The person's memberships, when the caller has just read them after the first factor (the
+   *  password login, for its policy): read once per sign-in instead of again here. */
+  memberships?: Membership[];
 }
 
 export interface SignIn {
@@ -133,7 +137,7 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
   const { db, clock } = deps;
   const now = clock.now();
   const { user, hostTenant, client } = r;
-  const memberships = await listMemberships(db, user.id);
+  const memberships = r.memberships ?? (await listMemberships(db, user.id));
   const entry = await checkEntry(deps, user, memberships, hostTenant, client, { viaSso: r.via === 'sso' });
   if (entry.kind === 'sso') return { kind: 'redirect-to-sso', initialSubdomain: entry.initialSubdomain };
 
@@ -171,7 +175,6 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
     }
   }
 
-  if (fingerprints) await rememberDevice(db, user.id, fingerprints, now);
   const session = await startSession(deps, {
     user,
     hostTenant,
@@ -184,13 +187,15 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
     client,
     action: AUDIT_ACTION[r.via],
     saml: r.saml,
+    // The browser becomes a known device in the same batch as its session.
+    knownDevice: fingerprints,
   });
   return { kind: 'session', user, memberships, session, compliance: r.compliance };
 }
 
 /**
- * Creates the session row, the audit entry and the membership's last activity in one batch.
- * Only completeSignIn calls it.
+ * Creates the session row, the audit entry, the membership's last activity and the known device
+ * in one batch. Only completeSignIn calls it.
  */
 async function startSession(
   deps: Deps,
@@ -206,6 +211,7 @@ async function startSession(
     client: ClientInfo;
     action: string;
     saml?: NewSession['saml'];
+    knownDevice: Fingerprints | null;
   },
 ): Promise<SignIn> {
   const { db, clock, config } = deps;
@@ -231,14 +237,11 @@ async function startSession(
     { rememberDays: config.SESSION_REMEMBER_DAYS, idleMinutes: config.SESSION_IDLE_MINUTES, maxDays: config.SESSION_MAX_DAYS },
   );
   const audited = auditInsert(db, { tenantId, actorUserId: p.user.id, action: p.action, ipAddress: p.client.ip, userAgent: p.client.userAgent }, now);
-  if (tenantId !== null) {
-    await db.batch([
-      session.insert,
-      audited,
-      db.update(tenantUsers).set({ lastActiveAt: now }).where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.userId, p.user.id))),
-    ]);
-  } else {
-    await db.batch([session.insert, audited]);
-  }
+  await db.batch([
+    session.insert,
+    audited,
+    ...(tenantId !== null ? [db.update(tenantUsers).set({ lastActiveAt: now }).where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.userId, p.user.id)))] : []),
+    ...(p.knownDevice ? [rememberDeviceStatement(db, p.user.id, p.knownDevice, now)] : []),
+  ]);
   return { token: session.token, expiresAt: session.expiresAt, remember: p.remember };
 }

@@ -49,17 +49,25 @@ export async function reserve(db: Db, limits: Limit[], now: number, code: LimitC
   if (wait > 0) throw new AppError(code, 429, { duration: wait });
 }
 
-/** Gives back one reserved attempt (the work succeeded and should not spend the budget). */
-export async function refund(db: Db, limits: Limit[], now: number): Promise<void> {
-  if (limits.length === 0) return;
-  await db
+/** The statement that gives back one reserved attempt of each limit (to batch with other writes). */
+export function refundStatement(db: Db, limits: [Limit, ...Limit[]], now: number) {
+  return db
     .update(throttles)
     .set({ hits: sql`max(${throttles.hits} - 1, 0)` })
     .where(and(inArray(throttles.key, limits.map((l) => l.key)), gt(throttles.resetAt, now)));
 }
 
+/** The statement that forgets the counters (to batch with other writes). */
+export function clearStatement(db: Db, limits: [Limit, ...Limit[]]) {
+  return db.delete(throttles).where(limits.length === 1 ? eq(throttles.key, limits[0].key) : inArray(throttles.key, limits.map((l) => l.key)));
+}
+
+/** Gives back one reserved attempt (the work succeeded and should not spend the budget). */
+export async function refund(db: Db, limits: Limit[], now: number): Promise<void> {
+  if (limits.length > 0) await refundStatement(db, limits as [Limit, ...Limit[]], now);
+}
+
 /** Forgets the counters (a success ends a run of failures). */
 export async function clear(db: Db, limits: Limit[]): Promise<void> {
-  if (limits.length === 0) return;
-  await db.delete(throttles).where(limits.length === 1 ? eq(throttles.key, limits[0]!.key) : inArray(throttles.key, limits.map((l) => l.key)));
+  if (limits.length > 0) await clearStatement(db, limits as [Limit, ...Limit[]]);
 }

@@ -1,6 +1,6 @@
 // A user's memberships with their tenants and app access. Queries here are keyed by user id;
 // tenant-scoped admin queries live with their capability and always filter by tenant_id.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tenantApps, tenants, tenantUsers, type AppKey, type Tenant, type TenantUser } from '../../db/schema';
 
@@ -20,27 +20,23 @@ export function memberApps(member: TenantUser, contracted: AppKey[]): AppKey[] {
 }
 
 /**
- * All memberships of a user, active and deactivated, with apps (two queries, no N+1). An
- * invitation the person has not accepted is not a membership: every way in, hand-off, the org
- * chooser and the user payload read memberships from here, so none of them can count one.
+ * All memberships of a user, active and deactivated, with apps (one statement: each tenant's
+ * contracted apps come as a JSON array beside its row). An invitation the person has not accepted
+ * is not a membership: every way in, hand-off, the org chooser and the user payload read
+ * memberships from here, so none of them can count one.
  */
 export async function listMemberships(db: Db, userId: number): Promise<Membership[]> {
   const rows = await db
-    .select({ tenant: tenants, member: tenantUsers })
+    .select({
+      tenant: tenants,
+      member: tenantUsers,
+      contracted: sql<string>`(select json_group_array(${tenantApps.app}) from ${tenantApps} where ${tenantApps.tenantId} = ${tenants.id})`,
+    })
     .from(tenantUsers)
     .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
     .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
     .orderBy(tenants.name);
-  if (rows.length === 0) return [];
-  const apps = await db
-    .select()
-    .from(tenantApps)
-    .where(inArray(tenantApps.tenantId, rows.map((r) => r.tenant.id)));
-  return rows.map(({ tenant, member }) => ({
-    tenant,
-    member,
-    apps: memberApps(member, apps.filter((a) => a.tenantId === tenant.id).map((a) => a.app)),
-  }));
+  return rows.map(({ tenant, member, contracted }) => ({ tenant, member, apps: memberApps(member, JSON.parse(contracted) as AppKey[]) }));
 }
 
 export function activeOnly(ms: Membership[]): Membership[] {

@@ -541,7 +541,7 @@ async function main() {
     // The same app with the principal read answered from memory (bench/ceiling-server.ts): the
     // figure GET api/user would reach if the per-request database check cost nothing.
     const ceilings = await Promise.all(
-      [1, PROCESSES].map(async (n) => {
+      [...new Set([1, PROCESSES])].map(async (n) => {
         const port = await freePort();
         const child = startChild(`ceiling-${n}p`, 'bench/ceiling-server.ts', {
           ...env,

@@ -22,7 +22,7 @@ import { samlPages } from './routes/pages/saml';
 import { errorPage } from './routes/pages/framed';
 import type { AppEnv } from './routes/env';
 import { contextMiddleware } from './routes/middleware/context';
-import { pageGuard } from './routes/middleware/guards';
+import { pageGuard, personScopeGuard } from './routes/middleware/guards';
 import { csrfGuard, securityHeaders } from './routes/middleware/security';
 import { accountPages } from './routes/pages/my-account';
 import { invitationPages } from './routes/pages/invitations';
@@ -97,6 +97,8 @@ export function createApp(deps: Deps) {
     if (c.req.method === 'POST' && uploads.has(c.req.path)) return guarded();
     return jsonLimit(c, guarded);
   });
+  // A session a tenant's IdP made may not use the person's account-wide calls (decision 0035).
+  api.use('*', personScopeGuard(`${base}/api`));
   api.route('/', publicApi);
   api.route('/', samlApi);
   api.route('/', authApi);

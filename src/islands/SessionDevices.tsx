@@ -1,6 +1,7 @@
 // Session devices on my-account (spec 01 "Session devices"): the current session and the others,
 // each with device, OS, browser, location and last activity; log out one device or all others
-// (after a confirmation), then the list is fetched again.
+// (after a confirmation), then the list is fetched again. A session a tenant's IdP made lists and
+// ends only that tenant's sessions and says so (decision 0035).
 import { useRef, useState } from 'react';
 import { api } from '../shared/api';
 import { getT, type Lang, type T } from '../shared/i18n';
@@ -26,6 +27,8 @@ export interface RememberedDevice {
 }
 
 export interface SessionDeviceList {
+  /** Whom this session speaks for: every session of the person, or its tenant's only. */
+  scope: 'person' | 'tenant';
   currentSession: SessionDevice;
   otherSessions: SessionDevice[];
   rememberedDevices: RememberedDevice[];
@@ -39,6 +42,8 @@ export interface SessionDevicesProps {
   twofaEnabled: boolean;
   /** The server's clock when it rendered the page ("5 minutes ago" must match on hydration). */
   now: number;
+  /** The tenant whose sessions a tenant-scoped list shows. */
+  tenantName: string | null;
 }
 
 type Pending = { kind: 'one'; device: SessionDevice } | { kind: 'others' } | { kind: 'forget'; device: RememberedDevice };
@@ -87,7 +92,7 @@ export default function SessionDevices(p: SessionDevicesProps) {
 
   const refresh = async () => {
     const r = await api<SessionDeviceList>(basePath, 'GET', 'session-devices');
-    if (r.ok) setDevices({ currentSession: r.data.currentSession, otherSessions: r.data.otherSessions, rememberedDevices: r.data.rememberedDevices });
+    if (r.ok) setDevices({ scope: r.data.scope, currentSession: r.data.currentSession, otherSessions: r.data.otherSessions, rememberedDevices: r.data.rememberedDevices });
     return r;
   };
 
@@ -114,12 +119,15 @@ export default function SessionDevices(p: SessionDevicesProps) {
 
   const others = devices.otherSessions;
   const remembered = devices.rememberedDevices;
-  const confirmText = (p: Pending) =>
-    p.kind === 'one'
-      ? t('devices.confirmLogoutText', { device: deviceLabel(t, p.device) })
-      : p.kind === 'forget'
-        ? t('devices.confirmForgetText', { device: `${deviceName(t, p.device)} ${summary(t, p.device)}` })
-        : t('devices.confirmLogoutOthersText');
+  const tenantScope = devices.scope === 'tenant';
+  const confirmText = (what: Pending) =>
+    what.kind === 'one'
+      ? t('devices.confirmLogoutText', { device: deviceLabel(t, what.device) })
+      : what.kind === 'forget'
+        ? t('devices.confirmForgetText', { device: `${deviceName(t, what.device)} ${summary(t, what.device)}` })
+        : tenantScope
+          ? t('devices.confirmLogoutOthersTenantText', { tenant: p.tenantName ?? '' })
+          : t('devices.confirmLogoutOthersText');
   const danger =
     'rounded border border-red-800 bg-white px-3 py-1.5 text-sm text-red-800 hover:bg-red-50 disabled:cursor-not-allowed disabled:border-slate-400 disabled:text-slate-700';
   const card = 'rounded-lg bg-white p-4 shadow';
@@ -128,6 +136,11 @@ export default function SessionDevices(p: SessionDevicesProps) {
       <h2 id="session-devices-heading" ref={headingRef} tabIndex={-1} className="m-0 text-xl font-semibold outline-none">
         {t('devices.heading')}
       </h2>
+      {tenantScope && (
+        <p className="m-0 mt-2 max-w-3xl text-slate-800" data-testid="devices-tenant-scope">
+          {t('devices.tenantScope', { tenant: p.tenantName ?? '' })}
+        </p>
+      )}
       <div aria-live="polite" className="mt-2">
         {notice && (
           <p
@@ -222,7 +235,7 @@ export default function SessionDevices(p: SessionDevicesProps) {
         </button>
       )}
 
-      {(twofaEnabled || remembered.length > 0) && (
+      {!tenantScope && (twofaEnabled || remembered.length > 0) && (
         <>
           <h3 className="mb-1 mt-6 text-base font-semibold" id="remembered-devices-heading">
             {t('devices.remembered')}

@@ -65,11 +65,11 @@ export function clearChallengeCookie(c: Ctx) {
  * Sets the session cookie and answers the signed-in user with its password compliance, from the
  * memberships the sign-in read (the session's write changes none of what the payload shows).
  */
-function signedIn(c: Ctx, { user, memberships, session, compliance }: Extract<SignInOutcome, { kind: 'session' }>) {
+function signedIn(c: Ctx, { user, memberships, scope, session, compliance }: Extract<SignInOutcome, { kind: 'session' }>) {
   setSessionCookie(c, session.token, session.remember, session.expiresAt);
   return c.json({
     message: 'success',
-    user: userPayload(user, memberships, c.get('hostTenant')),
+    user: userPayload(user, memberships, c.get('hostTenant'), scope),
     initial_subdomain: c.get('hostTenant')?.initialSubdomain ?? null,
     password_compliance: compliance,
   });

@@ -4,6 +4,7 @@ import type { Session, Tenant, TenantUser, User } from '../db/schema';
 import type { Lang, T } from '../shared/i18n';
 import type { RouteDef } from '../shared/routes';
 import type { Membership } from '../domain/tenants/memberships';
+import type { SessionScope } from '../domain/auth/scope';
 
 export interface AppVariables {
   deps: Deps;
@@ -17,8 +18,11 @@ export interface AppVariables {
   session: Session | null;
   user: User | null;
   member: TenantUser | null;
-  /** The signed-in user's memberships, read with the session (null when signed out). */
+  /** The signed-in user's memberships the session may see (its scope's), read with the session
+   *  (null when signed out). */
   memberships: Membership[] | null;
+  /** Whom the session speaks for: the person, or the tenant whose IdP made it (decision 0035). */
+  scope: SessionScope | null;
   lang: Lang;
   t: T;
   route: RouteDef | null;
@@ -29,7 +33,7 @@ export type Ctx = Context<AppEnv>;
 
 /** Variables narrowed by the authentication guard (the only place that narrows them). */
 export type AuthedEnv = {
-  Variables: AppVariables & { session: Session; user: User };
+  Variables: AppVariables & { session: Session; user: User; scope: SessionScope; memberships: Membership[] };
 };
 
 export const SESSION_COOKIE = 'portal_session';

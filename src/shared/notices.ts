@@ -6,6 +6,8 @@ export const ACCOUNT_NOTICES = {
   'twofa-enabled': { kind: 'success', key: 'twofa.notice.enabled', timeoutMs: null },
   'twofa-disabled': { kind: 'success', key: 'twofa.notice.disabled', timeoutMs: 3000 },
   'twofa-error': { kind: 'error', key: 'errors.generic', timeoutMs: 10_000 },
+  // A session a tenant's IdP made opened an account-wide page (decision 0035).
+  'sign-in-required': { kind: 'error', key: 'myAccount.scope.notice', timeoutMs: 10_000 },
 } as const satisfies Record<string, { kind: 'success' | 'error'; key: string; timeoutMs: number | null }>;
 
 export type AccountNoticeName = keyof typeof ACCOUNT_NOTICES;

@@ -8,6 +8,8 @@ export interface RouteDef {
   access: Access;
   /** SSO users may not open it (spec 01: /twofa, /verify-password). */
   ssoRestricted?: boolean;
+  /** Account-wide: a session a tenant's IdP made is sent to my-account, which explains (decision 0035). */
+  personal?: boolean;
   /** Public route that a signed-in user may still open (login, verify, reset, open-meishi-mobile). */
   openWhenAuthenticated?: boolean;
   /** A sub-screen without a drawer entry of its own: the drawer marks this route's entry instead. */
@@ -26,9 +28,9 @@ export const ROUTES: RouteDef[] = [
   { name: 'verify', paths: ['/verify/:email'], access: 'public', openWhenAuthenticated: true },
   { name: 'open-meishi-mobile', paths: ['/open-meishi-mobile'], access: 'public', openWhenAuthenticated: true },
   { name: 'my-account', paths: ['/my-account', '/security'], access: 'authenticated' },
-  { name: 'invitations', paths: ['/invitations'], access: 'authenticated', drawerEntry: 'my-account' },
-  { name: 'twofa', paths: ['/twofa'], access: 'authenticated', ssoRestricted: true },
-  { name: 'verify-password', paths: ['/verify-password'], access: 'authenticated', ssoRestricted: true },
+  { name: 'invitations', paths: ['/invitations'], access: 'authenticated', drawerEntry: 'my-account', personal: true },
+  { name: 'twofa', paths: ['/twofa'], access: 'authenticated', ssoRestricted: true, personal: true },
+  { name: 'verify-password', paths: ['/verify-password'], access: 'authenticated', ssoRestricted: true, personal: true },
   { name: 'saml-login-error', paths: ['/saml-login-error'], access: 'authenticated' },
   { name: 'saml-test-passed', paths: ['/saml-test-passed'], access: 'authenticated' },
   { name: 'admin-user-management', paths: ['/admin/users'], access: 'admin-or-manager' },

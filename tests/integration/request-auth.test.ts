@@ -26,7 +26,7 @@ describe('the request authentication statement', () => {
     // The same payload the drizzle queries build, field for field (memberships in two tenants).
     const user = (await h.deps.db.query.users.findFirst({ where: (u, { eq: e }) => e(u.email, 'multi@example.test') }))!;
     const acme = (await h.deps.db.select().from(tenants).where(eq(tenants.id, 1)).get())!;
-    expect(res.body.user).toEqual(JSON.parse(JSON.stringify(userPayload(user, await listMemberships(h.deps.db, user.id), acme))));
+    expect(res.body.user).toEqual(JSON.parse(JSON.stringify(userPayload(user, await listMemberships(h.deps.db, user.id), acme, { kind: 'person' }))));
     expect(res.body.user.tenants).toHaveLength(2);
   });
 
@@ -50,7 +50,7 @@ describe('the request authentication statement', () => {
       const user = (await db.query.users.findFirst({ where: (u, { eq: e }) => e(u.email, email) }))!;
       const label = host.split('.')[0];
       const hostTenant = host.startsWith('localhost') ? null : (await db.select().from(tenants).where(label === 'acme' ? eq(tenants.initialSubdomain, 'acme') : eq(tenants.subdomain, label!)).get())!;
-      expect(res.body.user, `${email} on ${host}`).toEqual(JSON.parse(JSON.stringify(userPayload(user, await listMemberships(db, user.id), hostTenant))));
+      expect(res.body.user, `${email} on ${host}`).toEqual(JSON.parse(JSON.stringify(userPayload(user, await listMemberships(db, user.id), hostTenant, { kind: 'person' }))));
     }
   });
 

@@ -16,6 +16,7 @@ import { deviceFingerprints, isKnownDevice, rememberDeviceStatement, startAdditi
 import type { Fingerprints } from './challenges';
 import type { PasswordCompliance } from './compliance';
 import { prepareSession, type NewSession } from './sessions';
+import { scopedMemberships, sessionScope, type SessionScope } from './scope';
 
 export interface ClientInfo {
   ip: string | null;
@@ -116,7 +117,7 @@ export interface SignIn {
 }
 
 export type SignInOutcome =
-  | { kind: 'session'; user: User; memberships: Membership[]; session: SignIn; compliance: PasswordCompliance | null }
+  | { kind: 'session'; user: User; memberships: Membership[]; scope: SessionScope; session: SignIn; compliance: PasswordCompliance | null }
   | { kind: 'challenge'; message: 'enter-otp' | 'enable-twofa' | 'enter-additional-challenge'; challengeToken: string }
   | { kind: 'redirect-to-sso'; initialSubdomain: string };
 
@@ -190,7 +191,9 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
     // The browser becomes a known device in the same batch as its session.
     knownDevice: fingerprints,
   });
-  return { kind: 'session', user, memberships, session, compliance: r.compliance };
+  // What the new session may see follows whom it speaks for (decision 0035).
+  const scope = sessionScope({ ssoTenantId });
+  return { kind: 'session', user, memberships: scopedMemberships(scope, memberships), scope, session, compliance: r.compliance };
 }
 
 /**

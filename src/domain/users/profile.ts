@@ -1,6 +1,7 @@
 // The user payload of GET /accounts/api/user and the login response (spec 01 section 3).
 import type { Tenant, User } from '../../db/schema';
 import type { Membership } from '../tenants/memberships';
+import type { SessionScope } from '../auth/scope';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -41,14 +42,18 @@ export function currentTenantSummary(t: Tenant) {
   };
 }
 
-export function userPayload(user: User, memberships: Membership[], hostTenant: Tenant | null) {
+/**
+ * `memberships` are the ones the session may see (its scope's). A session a tenant's IdP made
+ * does not learn the person's SMS number either: it is their second factor, not the tenant's.
+ */
+export function userPayload(user: User, memberships: Membership[], hostTenant: Tenant | null, scope: SessionScope) {
   const active = memberships.filter((m) => m.member.deactivatedAt === null);
   const current = hostTenant ? active.find((m) => m.tenant.id === hostTenant.id) ?? null : null;
   return {
     id: user.id,
     name: user.name,
     email: user.email,
-    contact_number: user.contactNumber,
+    contact_number: scope.kind === 'person' ? user.contactNumber : null,
     twofa_method: user.twofaMethod,
     email_verified_at: iso(user.emailVerifiedAt),
     language: user.language,

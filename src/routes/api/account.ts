@@ -132,10 +132,12 @@ accountApi.patch('/password', requireSession, async (c) => {
   return c.json({ message: 'success' });
 });
 
-accountApi.get('/session-devices', requireSession, async (c) => c.json(await listDevices(c.get('deps'), c.get('session'), rememberedDeviceCookie(c as unknown as Ctx))));
+accountApi.get('/session-devices', requireSession, async (c) =>
+  c.json(await listDevices(c.get('deps'), c.get('session'), c.get('scope'), rememberedDeviceCookie(c as unknown as Ctx))),
+);
 
 accountApi.post('/session-devices/logout-others', requireSession, async (c) => {
-  const count = await logoutOtherDevices(c.get('deps'), c.get('session'), c.get('clientIp'));
+  const count = await logoutOtherDevices(c.get('deps'), c.get('session'), c.get('scope'), c.get('clientIp'));
   return c.json({ message: 'success', count });
 });
 
@@ -143,14 +145,14 @@ accountApi.post('/session-devices/:id/logout', requireSession, async (c) => {
   const id = c.req.param('id');
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
   if (id === c.get('session').id) throw new AppError('cannot-logout-current-session', 422);
-  await logoutDevice(c.get('deps'), c.get('session'), id, c.get('clientIp'));
+  await logoutDevice(c.get('deps'), c.get('session'), c.get('scope'), id, c.get('clientIp'));
   return c.json({ message: 'success' });
 });
 
 accountApi.delete('/session-devices/remembered/:id', requireSession, async (c) => {
   const id = c.req.param('id');
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
-  await forgetRememberedDevice(c.get('deps'), c.get('session'), id, c.get('clientIp'));
+  await forgetRememberedDevice(c.get('deps'), c.get('session'), c.get('scope'), id, c.get('clientIp'));
   return c.json({ message: 'success' });
 });
 

@@ -8,7 +8,6 @@ import { deleteSession } from '../../domain/auth/sessions';
 import { audit } from '../../domain/audit/log';
 import { singleLogoutUrl } from '../../domain/sso/flow';
 import { spUrls } from '../../domain/sso/sp';
-import { listMemberships } from '../../domain/tenants/memberships';
 import { userPayload } from '../../domain/users/profile';
 import { safeContinuePath } from '../../shared/continue-path';
 import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas';
@@ -60,9 +59,9 @@ authApi.get('/user', async (c) => {
     const sso = tenant && status !== 'none' ? spUrls(c.get('deps').config, tenant) : null;
     return c.json({ message: 'unauthenticated', ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status }, 401);
   }
-  const memberships = c.get('memberships') ?? (await listMemberships(c.get('deps').db, user.id));
-  // The call every app makes on every page: answered with all its headers at once.
-  return jsonAnswer(c, { user: userPayload(user, memberships, c.get('hostTenant')) });
+  // The call every app makes on every page: answered with all its headers at once, from what the
+  // request's one statement read (the memberships its session's scope may see).
+  return jsonAnswer(c, { user: userPayload(user, c.get('memberships') ?? [], c.get('hostTenant'), c.get('scope') ?? { kind: 'person' }) });
 });
 
 authApi.patch('/user/language', requireSession, async (c) => {

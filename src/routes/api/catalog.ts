@@ -49,11 +49,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call: `public` anyone; `login-challenge` a browser in the middle of a sign-in (challenge
- * cookie); `authenticated` a session; `admin` a tenant admin on the tenant's host;
+ * cookie); `authenticated` a session; `person` a session the person made with their own
+ * credentials (a session a tenant's IdP made speaks for that tenant only and is answered 403
+ * `sign-in-required`, decision 0035; enforced for every such entry by `personScopeGuard`);
+ * `admin` a tenant admin on the tenant's host;
  * `admin-or-manager` that admin or a tenant manager on the tenant's own host; `signed-link`
  * the holder of a signed mail link; `operator` a bearer token with `scope`.
  */
-export type Access = 'public' | 'login-challenge' | 'authenticated' | 'admin' | 'admin-or-manager' | 'signed-link' | 'operator';
+export type Access = 'public' | 'login-challenge' | 'authenticated' | 'person' | 'admin' | 'admin-or-manager' | 'signed-link' | 'operator';
 
 export interface ApiOperation {
   method: Method;
@@ -123,26 +126,26 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'POST', path: '/users/register/:id', summary: 'Accept an invitation: set the first password (signed link in the query)', tag: ACCOUNT, access: 'signed-link', body: registerSchema, query: signedLinkQuerySchema, errors: ['Invalid signature.', 'link-expired', 'already-registered', 'account-deleted', 'too-many-attempts'] }),
   op({ method: 'POST', path: '/users/verify/:id', summary: 'Confirm an email address (signed link in the query)', tag: ACCOUNT, access: 'signed-link', query: signedLinkQuerySchema, errors: ['Invalid signature.', 'link-expired', 'already-verified', 'account-deleted', 'too-many-attempts'] }),
   op({ method: 'POST', path: '/verification-mail/:id', summary: 'Send a new email verification mail to oneself', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'already-verified', 'too-many-attempts'] }),
-  op({ method: 'PATCH', path: '/password', summary: 'Change one\'s password', tag: ACCOUNT, access: 'authenticated', body: changePasswordSchema, errors: ['current-password-wrong', 'too-many-attempts'] }),
+  op({ method: 'PATCH', path: '/password', summary: 'Change one\'s password', tag: ACCOUNT, access: 'person', body: changePasswordSchema, errors: ['current-password-wrong', 'too-many-attempts'] }),
   op({ method: 'GET', path: '/session-devices', summary: 'Signed-in browsers and remembered devices', tag: ACCOUNT, access: 'authenticated' }),
   op({ method: 'POST', path: '/session-devices/logout-others', summary: 'Sign out every other browser', tag: ACCOUNT, access: 'authenticated' }),
-  op({ method: 'GET', path: '/invitations', summary: 'Invitations of this account into other tenants, not yet accepted', tag: ACCOUNT, access: 'authenticated' }),
-  op({ method: 'POST', path: '/invitations/:tenantId/accept', summary: 'Accept an invitation: the membership starts to count', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'sign-in-required'] }),
-  op({ method: 'POST', path: '/invitations/:tenantId/decline', summary: 'Decline an invitation: the pending membership is removed', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'sign-in-required'] }),
+  op({ method: 'GET', path: '/invitations', summary: 'Invitations of this account into other tenants, not yet accepted', tag: ACCOUNT, access: 'person' }),
+  op({ method: 'POST', path: '/invitations/:tenantId/accept', summary: 'Accept an invitation: the membership starts to count', tag: ACCOUNT, access: 'person', errors: ['not-found', 'sign-in-required'] }),
+  op({ method: 'POST', path: '/invitations/:tenantId/decline', summary: 'Decline an invitation: the pending membership is removed', tag: ACCOUNT, access: 'person', errors: ['not-found', 'sign-in-required'] }),
   op({ method: 'POST', path: '/session-devices/:id/logout', summary: 'Sign out one other browser', tag: ACCOUNT, access: 'authenticated', errors: ['not-found', 'cannot-logout-current-session'] }),
-  op({ method: 'DELETE', path: '/session-devices/remembered/:id', summary: 'Forget a remembered two-factor device', tag: ACCOUNT, access: 'authenticated', errors: ['not-found'] }),
+  op({ method: 'DELETE', path: '/session-devices/remembered/:id', summary: 'Forget a remembered two-factor device', tag: ACCOUNT, access: 'person', errors: ['not-found'] }),
 
   // Two-factor setup in the account
-  op({ method: 'POST', path: '/password/verify', summary: 'Re-enter the password before a sensitive change', tag: TWOFA, access: 'authenticated', body: verifyPasswordSchema, errors: ['wrong_password', 'too-many-attempts', 'forbidden'] }),
-  op({ method: 'POST', path: '/twofa/setup', summary: 'Start a two-factor setup: backup codes and (authenticator) one secret, made once; replaces an earlier setup', tag: TWOFA, access: 'authenticated', body: twofaSetupSchema, errors: ['password-verification-required', 'forbidden'] }),
-  op({ method: 'GET', path: '/twofa/backup-codes', summary: 'Backup codes of the started setup (read-only)', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden', 'no-pending-setup'] }),
-  op({ method: 'GET', path: '/twofa/app/qr', summary: 'QR code (SVG) of the started setup\'s authenticator secret (read-only)', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden', 'no-pending-setup'] }),
-  op({ method: 'GET', path: '/twofa/app/manual-code', summary: 'The started setup\'s authenticator secret as text (read-only)', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden', 'no-pending-setup'] }),
-  op({ method: 'POST', path: '/twofa/sms/otp', summary: 'Send a code to the new SMS number', tag: TWOFA, access: 'authenticated', body: smsContactSchema, errors: ['password-verification-required', 'too-many-attempts', 'forbidden'] }),
-  op({ method: 'POST', path: '/twofa/sms/otp/resend', summary: 'Send the SMS setup code again', tag: TWOFA, access: 'authenticated', errors: ['no-pending-setup', 'too-many-attempts', 'forbidden'] }),
-  op({ method: 'POST', path: '/twofa/:method{app|sms}', summary: 'Confirm the two-factor setup with a code', tag: TWOFA, access: 'authenticated', body: otpSchema, errors: ['invalid-otp', 'no-pending-setup', 'password-verification-required', 'forbidden'] }),
-  op({ method: 'POST', path: '/twofa/backup-codes/regenerate', summary: 'Replace the backup codes (two-factor on; the password typed again)', tag: TWOFA, access: 'authenticated', body: verifyPasswordSchema, errors: ['wrong_password', 'too-many-attempts', 'not-applicable', 'forbidden'] }),
-  op({ method: 'DELETE', path: '/twofa', summary: 'Turn two-factor authentication off', tag: TWOFA, access: 'authenticated', errors: ['password-verification-required', 'forbidden'] }),
+  op({ method: 'POST', path: '/password/verify', summary: 'Re-enter the password before a sensitive change', tag: TWOFA, access: 'person', body: verifyPasswordSchema, errors: ['wrong_password', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'POST', path: '/twofa/setup', summary: 'Start a two-factor setup: backup codes and (authenticator) one secret, made once; replaces an earlier setup', tag: TWOFA, access: 'person', body: twofaSetupSchema, errors: ['password-verification-required', 'forbidden'] }),
+  op({ method: 'GET', path: '/twofa/backup-codes', summary: 'Backup codes of the started setup (read-only)', tag: TWOFA, access: 'person', errors: ['password-verification-required', 'forbidden', 'no-pending-setup'] }),
+  op({ method: 'GET', path: '/twofa/app/qr', summary: 'QR code (SVG) of the started setup\'s authenticator secret (read-only)', tag: TWOFA, access: 'person', errors: ['password-verification-required', 'forbidden', 'no-pending-setup'] }),
+  op({ method: 'GET', path: '/twofa/app/manual-code', summary: 'The started setup\'s authenticator secret as text (read-only)', tag: TWOFA, access: 'person', errors: ['password-verification-required', 'forbidden', 'no-pending-setup'] }),
+  op({ method: 'POST', path: '/twofa/sms/otp', summary: 'Send a code to the new SMS number', tag: TWOFA, access: 'person', body: smsContactSchema, errors: ['password-verification-required', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'POST', path: '/twofa/sms/otp/resend', summary: 'Send the SMS setup code again', tag: TWOFA, access: 'person', errors: ['no-pending-setup', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'POST', path: '/twofa/:method{app|sms}', summary: 'Confirm the two-factor setup with a code', tag: TWOFA, access: 'person', body: otpSchema, errors: ['invalid-otp', 'no-pending-setup', 'password-verification-required', 'forbidden'] }),
+  op({ method: 'POST', path: '/twofa/backup-codes/regenerate', summary: 'Replace the backup codes (two-factor on; the password typed again)', tag: TWOFA, access: 'person', body: verifyPasswordSchema, errors: ['wrong_password', 'too-many-attempts', 'not-applicable', 'forbidden'] }),
+  op({ method: 'DELETE', path: '/twofa', summary: 'Turn two-factor authentication off', tag: TWOFA, access: 'person', errors: ['password-verification-required', 'forbidden'] }),
 
   // Tenant administration (admin of the host tenant)
   op({ method: 'PATCH', path: '/admin/subdomain', summary: 'Change the custom subdomain (after a password re-entry)', tag: ADMIN, access: 'admin', body: subdomainSchema, errors: ['password-verification-required', 'could-not-change'] }),

@@ -42,7 +42,8 @@ function operation(o: ApiOperation): Json {
       parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
     }
   }
-  const errors = [...new Set(o.errors)];
+  // A session a tenant's IdP made may not use a person-wide call (decision 0035).
+  const errors = [...new Set([...o.errors, ...(o.access === 'person' ? ['sign-in-required'] : [])])];
   const responses: Json = {
     [String(o.status ?? 200)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
   };
@@ -56,7 +57,7 @@ function operation(o: ApiOperation): Json {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   };
   const security =
-    o.access === 'operator' ? [{ operatorToken: o.scope ? [o.scope] : [] }] : o.access === 'authenticated' || o.access === 'admin' || o.access === 'admin-or-manager' ? [{ sessionCookie: [] }] : [];
+    o.access === 'operator' ? [{ operatorToken: o.scope ? [o.scope] : [] }] : o.access === 'authenticated' || o.access === 'person' || o.access === 'admin' || o.access === 'admin-or-manager' ? [{ sessionCookie: [] }] : [];
   return {
     operationId: `${o.method.toLowerCase()}${openApiPath(o.path).path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
     summary: o.summary,

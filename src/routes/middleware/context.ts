@@ -41,6 +41,7 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     c.set('user', null);
     c.set('member', null);
     c.set('memberships', null);
+    c.set('scope', null);
     c.set('route', null);
     // The tenant comes from the URL's hostname (the Host header on Node; workerd's SELF.fetch
     // sends no Host header, only the URL).

@@ -1,7 +1,9 @@
 // Page guards driven by the route table (spec 01 section 2, spec 02 section 2), and the API's
 // authentication/role guards. This file is the only place that decides who may open what.
 import type { MiddlewareHandler } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
 import { matchRoute, type Access } from '../../shared/routes';
+import { API_CATALOG } from '../api/catalog';
 import type { AppEnv, AuthedEnv, Ctx } from '../env';
 
 export function isSsoUser(c: Ctx): boolean {
@@ -36,6 +38,9 @@ export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
     return c.redirect(`${base}/login?continue=${encodeURIComponent(url.pathname + url.search)}`, 302);
   }
   if (route.ssoRestricted && isSsoUser(c)) return c.redirect(`${base}/my-account`, 302);
+  // A session a tenant's IdP made speaks for that tenant only (decision 0035): the account page
+  // says what it can do and how to do the rest.
+  if (route.personal && c.get('scope')?.kind === 'tenant') return c.redirect(`${base}/my-account?notice=sign-in-required`, 302);
   if (!hasAccess(c, route.access)) return c.redirect(`${base}/my-account`, 302);
   c.header('Cache-Control', 'no-store');
   return next();
@@ -52,6 +57,29 @@ export function requireAccess(access: Access): MiddlewareHandler<AuthedEnv> {
   return async (c, next) => {
     if (!c.get('session') || !c.get('user')) return c.json({ message: 'unauthenticated' }, 401);
     if (!hasAccess(c as unknown as Ctx, access)) return c.json({ message: 'forbidden' }, 403);
+    return next();
+  };
+}
+
+// Every call the API catalog marks `person`, matched with the same path syntax the routes use.
+const personCalls = new TrieRouter<true>();
+for (const o of API_CATALOG) if (o.access === 'person') personCalls.add(o.method, o.path, true);
+
+/** Whether `method path` (relative to `<base>/api`) is a call the catalog marks `person`. */
+export function isPersonCall(method: string, path: string): boolean {
+  return personCalls.match(method === 'HEAD' ? 'GET' : method, path)[0].length > 0;
+}
+
+/**
+ * API: the one place that keeps a session an IdP made out of the person's account-wide calls
+ * (password, two-factor, remembered devices, invitations): `sign-in-required`, decision 0035.
+ * Only such sessions pay for the lookup.
+ */
+export function personScopeGuard(apiBase: string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get('scope')?.kind === 'tenant' && isPersonCall(c.req.method, c.req.path.slice(apiBase.length))) {
+      return c.json({ message: 'sign-in-required' }, 403);
+    }
     return next();
   };
 }

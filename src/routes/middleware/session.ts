@@ -7,10 +7,11 @@ import type { Context } from 'hono';
 import { liveSession } from '../../domain/auth/sessions';
 import type { RequestAuth } from '../../domain/auth/request-auth';
 import { isAllowed } from '../../domain/security/ip-allowlist';
+import { scopedMemberships, sessionScope } from '../../domain/auth/scope';
 import type { AppEnv } from '../env';
 
 /**
- * Sets session, user, member and memberships when the session may be used on this host; leaves
+ * Sets session, user, member, scope and memberships when the session may be used on this host; leaves
  * them null when it may not. 'restricted-ip' when the person's address is not allowed here (the
  * caller answers the refusal).
  */
@@ -27,10 +28,13 @@ export function admitSession(c: Context<AppEnv>, found: NonNullable<RequestAuth[
   const allowedHere = live && (!tenant || (member ? member.deactivatedAt === null : user.isTenantManager));
   if (!live || !allowedHere) return null;
   if (found.allowlist && !isAllowed(c.get('clientIp'), found.allowlist)) return 'restricted-ip';
+  // Whom the session speaks for is decided here, once: what it may see and do follows from it.
+  const scope = sessionScope(live.session);
   c.set('session', live.session);
   c.set('user', user);
   c.set('member', member);
-  c.set('memberships', found.memberships);
+  c.set('scope', scope);
+  c.set('memberships', scopedMemberships(scope, found.memberships));
   if (live.touch) afterResponse(c, live.touch);
   return null;
 }

@@ -1,9 +1,12 @@
 // My account (spec 01 "My account"): change password and two-factor (not for SSO users),
 // session devices, language, and the unverified-email banner. The device list comes with the
-// page (island props: no spinner on first paint); the list entry jumps to it.
+// page (island props: no spinner on first paint); the list entry jumps to it. A session a
+// tenant's IdP made sees what belongs to that tenant only, and the page says how to do the rest
+// (decision 0035).
 import { Hono } from 'hono';
 import { listDevices } from '../../domain/auth/devices';
 import { listInvitations } from '../../domain/users/invitations';
+import { publicOrigin } from '../../domain/tenants/hosts';
 import ChangePasswordLauncher from '../../islands/ChangePasswordLauncher';
 import LanguageSetting from '../../islands/LanguageSetting';
 import SessionDevices, { type SessionDeviceList } from '../../islands/SessionDevices';
@@ -23,12 +26,16 @@ async function myAccount(c: Ctx) {
   const user = c.get('user')!;
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c);
-  const sso = isSsoUser(c);
-  const invitations = (await listInvitations(deps.db, user.id)).length;
-  const all = await listDevices(deps, c.get('session')!, rememberedDeviceCookie(c));
+  const scope = c.get('scope')!;
+  const personal = scope.kind === 'person';
+  const tenantName = c.var.hostTenant?.name ?? '';
+  const sso = isSsoUser(c) || !personal;
+  const invitations = personal ? (await listInvitations(deps.db, user.id)).length : 0;
+  const all = await listDevices(deps, c.get('session')!, scope, rememberedDeviceCookie(c));
   // Only what the screen shows goes into the page (the API answer also carries the address).
   const view = ({ id, agent, location, lastActivity }: SessionDeviceList['currentSession']) => ({ id, agent, location, lastActivity });
   const devices: SessionDeviceList = {
+    scope: all.scope,
     currentSession: view(all.currentSession),
     otherSessions: all.otherSessions.map(view),
     rememberedDevices: all.rememberedDevices,
@@ -46,6 +53,17 @@ async function myAccount(c: Ctx) {
           {t('myAccount.signedInAs', { name: user.name, email: user.email })}
         </p>
         {c.var.hostTenant && <p className="text-slate-700">{t('myAccount.organization', { tenant: c.var.hostTenant.name })}</p>}
+        {!personal && (
+          <section aria-labelledby="account-scope-title" className="mb-4 max-w-2xl rounded border border-blue-700 bg-blue-50 p-4 text-blue-950" data-testid="account-scope">
+            <h2 id="account-scope-title" className="m-0 text-base font-semibold">
+              {t('myAccount.scope.title', { tenant: tenantName })}
+            </h2>
+            <p className="mb-2 mt-1">{t('myAccount.scope.text', { tenant: tenantName })}</p>
+            <a className="text-blue-900 underline" href={`${publicOrigin(deps.config.PUBLIC_URL, null)}${base}/login?continue=${encodeURIComponent(`${base}/my-account`)}`}>
+              {t('myAccount.scope.signIn')}
+            </a>
+          </section>
+        )}
         {invitations > 0 && (
           <p className="rounded border border-blue-700 bg-blue-50 p-3 text-blue-900" data-testid="invitations-notice">
             <a className="text-blue-900 underline" href={`${base}/invitations`}>
@@ -78,7 +96,7 @@ async function myAccount(c: Ctx) {
             <Island name="LanguageSetting" component={LanguageSetting} props={{ lang, basePath: base }} />
           </li>
         </ul>
-        <Island name="SessionDevices" component={SessionDevices} props={{ lang, basePath: base, devices, twofaEnabled: Boolean(user.twofaMethod), now: c.get('deps').clock.now() }} />
+        <Island name="SessionDevices" component={SessionDevices} props={{ lang, basePath: base, devices, twofaEnabled: Boolean(user.twofaMethod), now: c.get('deps').clock.now(), tenantName: personal ? null : tenantName }} />
       </Frame>
     ),
   });

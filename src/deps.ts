@@ -93,10 +93,13 @@ export interface DbScope {
   bookmark(): string | null;
   /** Calls that reached the database (dev mode reports them in a response header). */
   roundTrips(): number;
+  /** Where its first read went: the primary, any replica, or one at least at the bookmark. */
+  start: 'first-primary' | 'first-unconstrained' | 'bookmark';
 }
 
 export interface DbScopes {
-  open(bookmark: string | null, write: boolean): DbScope;
+  /** `primary`: the first query reads the primary (then replicas at least that new). */
+  open(bookmark: string | null, primary: boolean): DbScope;
 }
 
 export interface Deps {

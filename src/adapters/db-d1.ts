@@ -32,16 +32,17 @@ const BOOKMARK = /^[0-9a-f]{1,40}(-[0-9a-f]{1,40}){0,8}$/i;
 
 /**
  * One D1 session per request (the Sessions API): reads may be served by a read replica, and the
- * bookmark the browser brings back makes its own earlier writes visible to it. A state-changing
- * request starts at the primary, so the checks it makes before writing read the latest rows.
+ * bookmark the browser brings back makes its own earlier writes visible to it. A request the
+ * caller marks `primary` (a state change, or one that brings a session: decision 0035) starts at
+ * the primary, so who is asking and the checks made before writing read the latest rows.
  * Each call that reaches D1 (first, all, raw, run, batch) is counted as a round trip.
  */
 export function d1Scopes(binding: D1, root: Db): DbScopes {
   const b = binding as WithSessions;
   return {
-    open(bookmark, write): DbScope {
+    open(bookmark, primary): DbScope {
       // A bookmark is the browser's to send: one that is not D1's shape starts unconstrained.
-      const from = write ? 'first-primary' : bookmark && BOOKMARK.test(bookmark) ? bookmark : 'first-unconstrained';
+      const from = primary ? 'first-primary' : bookmark && BOOKMARK.test(bookmark) ? bookmark : 'first-unconstrained';
       const session: SessionLike = b.withSession ? b.withSession(from) : (b as unknown as SessionLike);
       let trips = 0;
       const count = <T>(p: Promise<T>) => {
@@ -78,6 +79,7 @@ export function d1Scopes(binding: D1, root: Db): DbScopes {
         db,
         bookmark: () => session.getBookmark?.() ?? null,
         roundTrips: () => trips,
+        start: from === 'first-primary' || from === 'first-unconstrained' ? from : 'bookmark',
       };
     },
   };

@@ -20,6 +20,7 @@ import { isEmpty, seedDemo } from '../db/seed';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/auth/passwords';
 import { runScheduledJobs } from '../domain/operations/schedule';
+import { forgetAllHosts, hostChanges } from '../domain/tenants/hosts';
 import { appUsageReporter } from '../adapters/app-usage';
 import { startPeopleSweep } from './people-sweep';
 
@@ -57,7 +58,8 @@ export async function startNode(env: NodeJS.ProcessEnv = process.env) {
   const processes = webConcurrency(env, readConfig(env).DEV_MODE);
   if (processes > 1 && cluster.isPrimary) return startPrimary(env, processes);
   const deps = await buildNodeDeps(env, { migrate: !cluster.isWorker });
-  if (!cluster.isWorker) startJobs(deps, env);
+  if (cluster.isWorker) relayHostChanges();
+  else startJobs(deps, env);
   const server = serveHttp(deps, env, () => {
     if (!cluster.isWorker) console.log(readyLine(deps, env));
   });
@@ -73,6 +75,11 @@ async function startPrimary(env: NodeJS.ProcessEnv, processes: number) {
   // The hashing threads are shared out: each process gets its part of the cores, not all of them.
   const hashThreads = env.ARGON2_CONCURRENCY ?? String(Math.max(1, Math.ceil(availableParallelism() / processes)));
   const fork = () => cluster.fork({ ...env, ARGON2_CONCURRENCY: hashThreads });
+  // A tenant changed through one HTTP process: the others forget their cached hosts at once.
+  cluster.on('message', (from, message: unknown) => {
+    if (!isForgetHosts(message)) return;
+    for (const w of Object.values(cluster.workers ?? {})) if (w && w !== from && w.isConnected()) w.send(FORGET_HOSTS);
+  });
   cluster.on('listening', (worker) => {
     listened.add(worker.id);
     if (listened.size === processes) console.log(`${readyLine(deps, env)} (${processes} processes)`);
@@ -93,6 +100,23 @@ async function startPrimary(env: NodeJS.ProcessEnv, processes: number) {
   process.once('SIGTERM', () => stop(0));
   process.once('SIGINT', () => stop(0));
   for (let i = 0; i < processes; i++) fork();
+}
+
+const FORGET_HOSTS = { portal: 'forget-hosts' } as const;
+const isForgetHosts = (m: unknown) => typeof m === 'object' && m !== null && (m as { portal?: unknown }).portal === FORGET_HOSTS.portal;
+
+/**
+ * One of several HTTP processes: a change to a tenant made here is sent to the primary, which
+ * passes it to the siblings; one they send is applied here. Each keeps a host cache for its
+ * signed-out reads (decision 0031), and none keeps a stale one after a change (decision 0035).
+ */
+function relayHostChanges() {
+  hostChanges.publish = () => {
+    if (process.connected) process.send?.(FORGET_HOSTS);
+  };
+  process.on('message', (message: unknown) => {
+    if (isForgetHosts(message)) forgetAllHosts();
+  });
 }
 
 function readyLine(deps: Deps, env: NodeJS.ProcessEnv): string {

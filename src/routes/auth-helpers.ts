@@ -13,7 +13,7 @@ import { userPayload } from '../domain/users/profile';
 import { rememberedDeviceCookie } from './api/twofa';
 import { setSessionCookie } from './cookies';
 import type { Context } from 'hono';
-import { CHALLENGE_COOKIE, cookieName, type AppEnv, type Ctx } from './env';
+import { CHALLENGE_COOKIE, cookieName, decidingTenant, type AppEnv, type Ctx } from './env';
 
 export const DEVICE_COOKIE = 'portal_device';
 
@@ -121,7 +121,8 @@ export async function signInAfterPasswordSet(
   password: string,
   via: 'reset' | 'registration',
 ): Promise<SignInOutcome | { kind: 'requires-login' }> {
-  const { deps, hostTenant } = c.var;
+  const { deps } = c.var;
+  const hostTenant = decidingTenant(c);
   const policy = await policyForEmail(deps, user.email, hostTenant);
   let outcome;
   try {

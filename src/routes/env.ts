@@ -4,6 +4,7 @@ import type { Session, Tenant, TenantUser, User } from '../db/schema';
 import type { Lang, T } from '../shared/i18n';
 import type { RouteDef } from '../shared/routes';
 import type { Membership } from '../domain/tenants/memberships';
+import type { FreshTenant } from '../domain/tenants/hosts';
 import type { SessionScope } from '../domain/auth/scope';
 
 export interface AppVariables {
@@ -13,8 +14,12 @@ export interface AppVariables {
   nonce: string | null;
   https: boolean;
   clientIp: string | null;
-  /** Tenant of the request's host; null on the main domain. */
+  /** Tenant of the request's host; null on the main domain. On a signed-out read it may come from
+   *  the per-process cache: for showing, never for deciding (see `freshTenant`). */
   hostTenant: Tenant | null;
+  /** The host's tenant as this request read it from the database (null: the main domain), or
+   *  undefined when it came from the cache (a signed-out read). Decision 0035. */
+  freshTenant: FreshTenant | null | undefined;
   session: Session | null;
   user: User | null;
   member: TenantUser | null;
@@ -49,4 +54,15 @@ export function cookieName(c: Ctx, base: string): string {
   const basePath = c.get('deps').config.BASE_PATH;
   const name = basePath === '/accounts' ? base : `${base}_${basePath.slice(1).replace(/[^A-Za-z0-9]+/g, '_')}`;
   return c.get('https') ? `__Host-${name}` : name;
+}
+
+/**
+ * The host's tenant for a decision (a sign-in, a state change): read by this request, never a
+ * cached copy. Signed-in requests and state changes read it with the request; a signed-out read
+ * that must decide something reads it itself (the hand-off reads its tenant after claiming the code).
+ */
+export function decidingTenant(c: Ctx): FreshTenant | null {
+  const t = c.get('freshTenant');
+  if (t === undefined) throw new Error('a cached tenant cannot decide access: read it afresh');
+  return t;
 }

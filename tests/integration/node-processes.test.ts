@@ -38,7 +38,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'portal-processes-'));
   port = await freePort();
   child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/node.ts'], {
-    env: { ...process.env, WEB_CONCURRENCY: '2', DEV_MODE: 'true', PORTAL_DOMAIN: 'localhost', BASE_PATH: '/accounts', PORT: String(port), HOST: '127.0.0.1', LIBSQL_URL: `file:${join(dir, 'p.db')}`, SCHEDULE_MINUTES: '0', SMTP_URL: '' },
+    // A long host cache: a change must reach the sibling's cache at once, not when it runs out.
+    env: { ...process.env, WEB_CONCURRENCY: '2', DEV_MODE: 'true', PORTAL_DOMAIN: 'localhost', BASE_PATH: '/accounts', PORT: String(port), HOST: '127.0.0.1', LIBSQL_URL: `file:${join(dir, 'p.db')}`, SCHEDULE_MINUTES: '0', SMTP_URL: '', HOST_CACHE_SECONDS: '300' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += String(d)));
@@ -74,6 +75,25 @@ describe('WEB_CONCURRENCY=2', () => {
     const statuses = await Promise.all(Array.from({ length: 8 }, () => call(port, host(), 'GET', '/accounts/api/user', { cookie, connection: 'close' })));
     expect(statuses.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(new Set(statuses.map((r) => JSON.parse(String(r.body)).user.email))).toEqual(new Set(['admin@acme.test']));
+  });
+
+  it('a tenant changed through one process is seen by the other at once (its host cache is told)', async () => {
+    const json = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', origin: `http://${host()}` };
+    const newHost = `acme-ipc.localhost:${port}`;
+    // Both processes answer (and cache) the label as no tenant's: round robin over new connections.
+    const before = await Promise.all(Array.from({ length: 8 }, () => call(port, newHost, 'GET', '/accounts/api/user', { connection: 'close' })));
+    expect(before.map((r) => r.status)).toEqual(Array(8).fill(404));
+    const login = await call(port, host(), 'POST', '/accounts/api/v2/login', { ...json, connection: 'close' }, JSON.stringify({ email: 'admin@acme.test', password: 'Portal-Demo-2026!', remember: false }));
+    expect(login.status).toBe(200);
+    const cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    const verified = await call(port, host(), 'POST', '/accounts/api/password/verify', { ...json, cookie, connection: 'close' }, JSON.stringify({ password: 'Portal-Demo-2026!', redirect: 'admin/subdomain' }));
+    expect(verified.status).toBe(200);
+    const changed = await call(port, host(), 'PATCH', '/accounts/api/admin/subdomain', { ...json, cookie, connection: 'close' }, JSON.stringify({ subdomain: 'acme-ipc' }));
+    expect(changed.status).toBe(200);
+    // The message goes primary -> sibling asynchronously; it arrives within milliseconds, not 300 s.
+    await expect
+      .poll(async () => (await Promise.all(Array.from({ length: 8 }, () => call(port, newHost, 'GET', '/accounts/api/user', { connection: 'close' })))).map((r) => r.status), { timeout: 2_000, interval: 20 })
+      .toEqual(Array(8).fill(401));
   });
 
   it('stopping the primary stops the HTTP processes', async () => {

@@ -38,6 +38,11 @@ export interface Harness {
   queries: string[];
   /** A client on `host`; clients share domain cookies (one browser) unless `otherBrowser`. */
   client(host: string, opts?: { https?: boolean; ip?: string; otherBrowser?: boolean }): TestClient;
+  /**
+   * Another server process on the same database file (its own connection, app and per-process
+   * caches, as with WEB_CONCURRENCY > 1); its clients share this browser's domain cookies.
+   */
+  otherProcess(): Promise<{ deps: Deps; app: ReturnType<typeof createApp>; client(host: string, opts?: { https?: boolean; ip?: string }): TestClient }>;
   close(): void;
 }
 
@@ -92,13 +97,23 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   const app = createApp(deps);
   // Cookies with a Domain attribute reach every host under it, as in a browser: one jar per harness.
   const domainJar: DomainJar = new Map();
+  const others: { close(): void }[] = [];
   return {
     deps,
     app,
     clock,
     queries,
     client: (host, opts) => new TestClient(app, host, opts?.https ?? false, opts?.ip, opts?.otherBrowser ? new Map() : domainJar),
+    async otherProcess() {
+      const second = openLibsql(`file:${file}`);
+      others.push(second.client);
+      await second.db.run('PRAGMA foreign_keys = ON');
+      const deps2: Deps = { ...deps, db: second.db, mailer: outboxMailer(second.db, () => clock.now()), sms: outboxSms(second.db, () => clock.now()) };
+      const app2 = createApp(deps2);
+      return { deps: deps2, app: app2, client: (host: string, opts?: { https?: boolean; ip?: string }) => new TestClient(app2, host, opts?.https ?? false, opts?.ip, domainJar) };
+    },
     close: () => {
+      for (const o of others) o.close();
       client.close();
       rmSync(file, { force: true });
     },

@@ -184,6 +184,7 @@ export default async function setup(project: TestProject) {
     if (!operatorToken) throw new Error(`workers setup: no operator token. Output:\n${made}`);
     // The SAML tests' own tenant with an SSO member (tests/workers/saml.test.ts).
     await run('sso tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/sso-tenant.sql')]);
+    await run('revocation tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/revocation-tenant.sql')]);
     // A port taken between freePort() and wrangler's bind gets one more try on new ports.
     for (let attempt = 1; ; attempt++) {
       try {

@@ -9,6 +9,7 @@ import { handoffCodes, sessions, users, type Session, type Tenant } from '../../
 import { AppError } from '../errors';
 import { randomToken, sha256Hex } from '../security/tokens';
 import { activeOnly, listMemberships } from '../tenants/memberships';
+import { readTenant } from '../tenants/hosts';
 import { absoluteExpiry } from './sessions';
 import { completeSignIn, type ClientInfo, type SignInOutcome } from './sign-in';
 
@@ -65,7 +66,7 @@ export async function createHandoff(
  */
 export async function exchangeHandoff(
   deps: Deps,
-  p: { code: string; hostTenant: Tenant; client: ClientInfo; browserToken: string | undefined; deviceToken: string },
+  p: { code: string; hostTenantId: number; client: ClientInfo; browserToken: string | undefined; deviceToken: string },
 ): Promise<{ outcome: SignInOutcome; path: string }> {
   const { db, clock, config } = deps;
   const now = clock.now();
@@ -77,7 +78,7 @@ export async function exchangeHandoff(
     .where(
       and(
         eq(handoffCodes.codeHash, sha256Hex(p.code)),
-        eq(handoffCodes.targetTenantId, p.hostTenant.id),
+        eq(handoffCodes.targetTenantId, p.hostTenantId),
         binding ? eq(handoffCodes.browserHash, sha256Hex(p.browserToken!)) : undefined,
         isNull(handoffCodes.usedAt),
         gt(handoffCodes.expiresAt, now),
@@ -93,13 +94,16 @@ export async function exchangeHandoff(
     .get();
   const policy = { rememberDays: config.SESSION_REMEMBER_DAYS, idleMinutes: config.SESSION_IDLE_MINUTES, maxDays: config.SESSION_MAX_DAYS };
   if (!source || now >= absoluteExpiry(source.remember, source.authenticatedAt ?? source.createdAt, policy)) throw new AppError('handoff-invalid', 400);
-  if (source.ssoTenantId !== null && source.ssoTenantId !== p.hostTenant.id) throw new AppError('handoff-invalid', 400);
+  if (source.ssoTenantId !== null && source.ssoTenantId !== p.hostTenantId) throw new AppError('handoff-invalid', 400);
   const user = await db.select().from(users).where(eq(users.id, claimed.userId)).get();
-  if (!user) throw new AppError('handoff-invalid', 400);
+  // The exchange is a signed-out GET, whose host may have come from the per-process cache: the
+  // target's policy (enforcement, SSO, allowlist) is read now, after the claim, never from it.
+  const hostTenant = await readTenant(db, p.hostTenantId);
+  if (!user || !hostTenant) throw new AppError('handoff-invalid', 400);
   const outcome = await completeSignIn(deps, {
     user,
     via: 'handoff',
-    hostTenant: p.hostTenant,
+    hostTenant,
     client: p.client,
     remember: source.remember,
     compliance: null,

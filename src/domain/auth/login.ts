@@ -2,7 +2,8 @@
 // password is checked, uniform cost for unknown and known emails, then completeSignIn.
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { knownDevices, users, type Tenant } from '../../db/schema';
+import { knownDevices, users } from '../../db/schema';
+import type { FreshTenant } from '../tenants/hosts';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
 import { clearStatement, refundStatement, reserve, type Limit } from '../security/limiter';
@@ -41,7 +42,7 @@ export interface LoginRequest {
   email: string;
   password: string;
   remember: boolean;
-  hostTenant: Tenant | null;
+  hostTenant: FreshTenant | null;
   client: ClientInfo;
   /** The browser's long-lived device cookie, for the additional-challenge rule. */
   deviceToken: string;

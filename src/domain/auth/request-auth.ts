@@ -10,6 +10,7 @@ import { sessions, tenants, tenantUsers, users, type Session, type Tenant, type 
 import type { AllowEntry } from '../security/ip-allowlist';
 import { sha256Hex } from '../security/tokens';
 import { memberApps, type Membership } from '../tenants/memberships';
+import { asRead, type FreshTenant } from '../tenants/hosts';
 import type { AppKey } from '../../db/schema';
 
 // Each column with its conversion from the driver's value, or null where there is none (text and
@@ -65,7 +66,7 @@ const STATEMENT = SELECT + FROM;
 
 export interface RequestAuth {
   /** The tenant of the host label as stored now; null when the label is no tenant's. */
-  tenant: Tenant | null;
+  tenant: FreshTenant | null;
   /** The cookie's live session on this host, with its user, membership and memberships. */
   found: {
     session: Session;
@@ -89,7 +90,7 @@ export async function readRequestAuth(db: Db, label: string | null, token: strin
   const row = await firstRow(db, STATEMENT, [label, hash, now]);
   if (!row) return { tenant: null, found: null };
   let at = 0;
-  const tenant = row[at] === null ? null : mapRow<Tenant>(T, row, at);
+  const tenant = row[at] === null ? null : asRead(mapRow<Tenant>(T, row, at));
   at += T.length;
   if (row[at] === null) return { tenant, found: null };
   const session = mapRow<Session>(S, row, at);

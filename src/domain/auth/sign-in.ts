@@ -11,6 +11,7 @@ import { AppError } from '../errors';
 import { auditInsert, audit } from '../audit/log';
 import { isAllowed } from '../security/ip-allowlist';
 import { activeOnly, listMemberships, type Membership } from '../tenants/memberships';
+import type { FreshTenant } from '../tenants/hosts';
 import { enforcement, isRememberedDevice, startEnableChallenge, startOtpChallenge } from '../twofa/login';
 import { deviceFingerprints, isKnownDevice, rememberDeviceStatement, startAdditionalChallenge } from './additional-challenge';
 import type { Fingerprints } from './challenges';
@@ -27,7 +28,7 @@ export interface ClientInfo {
 export type EntryVerdict = { kind: 'ok' } | { kind: 'sso'; initialSubdomain: string };
 
 /** Whether the host's address allowlist admits this client (true on hosts without one). */
-export async function hostAdmits(deps: Deps, hostTenant: Tenant | null, ip: string | null): Promise<boolean> {
+export async function hostAdmits(deps: Deps, hostTenant: FreshTenant | null, ip: string | null): Promise<boolean> {
   if (!hostTenant?.isIpRestrictionEnabled) return true;
   const allow = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, hostTenant.id));
   return isAllowed(ip, allow);
@@ -46,7 +47,7 @@ async function refusal(deps: Deps, user: User | null, hostTenant: Tenant | null,
  * A host that restricts addresses refuses a client outside its allowlist before any password or
  * code is checked, so the answer says nothing about the credentials.
  */
-export async function assertHostAdmits(deps: Deps, hostTenant: Tenant | null, client: ClientInfo): Promise<void> {
+export async function assertHostAdmits(deps: Deps, hostTenant: FreshTenant | null, client: ClientInfo): Promise<void> {
   if (!(await hostAdmits(deps, hostTenant, client.ip))) throw await refusal(deps, null, hostTenant, client, 'restricted-ip');
 }
 
@@ -59,7 +60,7 @@ export async function checkEntry(
   deps: Deps,
   user: User,
   memberships: Membership[],
-  hostTenant: Tenant | null,
+  hostTenant: FreshTenant | null,
   client: ClientInfo,
   opts: { viaSso?: boolean } = {},
 ): Promise<EntryVerdict> {
@@ -88,7 +89,8 @@ export type WayIn = 'password' | 'reset' | 'registration' | 'sso' | 'handoff';
 export interface SignInRequest {
   user: User;
   via: WayIn;
-  hostTenant: Tenant | null;
+  /** The host's tenant as this request read it: a cached copy cannot decide (decision 0035). */
+  hostTenant: FreshTenant | null;
   client: ClientInfo;
   remember: boolean;
   /** password_compliance taken when the password was typed (null where none was). */

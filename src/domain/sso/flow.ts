@@ -9,6 +9,7 @@ import { safeContinuePath } from '../../shared/continue-path';
 import { AppError } from '../errors';
 import { sha256Hex } from '../security/tokens';
 import { completeSignIn, type ClientInfo, type SignIn } from '../auth/sign-in';
+import type { FreshTenant } from '../tenants/hosts';
 import { checkResponseShape, decodeSamlXml, parseStrict, SamlRefusal, statusOf } from './xml-guard';
 import { newRequestId, RELAY_STATE_MAX_BYTES, SAML_CLOCK_SKEW_MS, SAML_REQUEST_TTL_MS, samlFor, spUrls } from './sp';
 
@@ -76,7 +77,8 @@ export type AcsResult =
   | { kind: 'test-passed'; nameId: string; destination: string };
 
 export interface AcsInput {
-  tenant: Tenant;
+  /** As this request read it: the ACS decides who enters (decision 0035). */
+  tenant: FreshTenant;
   samlResponse: string;
   relayState: string | null;
   bindingToken: string | null;

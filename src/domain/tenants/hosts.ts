@@ -4,9 +4,23 @@ import { eq } from 'drizzle-orm';
 import { rootOf, type Db } from '../../db/client';
 import { tenantHosts, tenants, type Tenant } from '../../db/schema';
 
+declare const read: unique symbol;
+/**
+ * A tenant as stored now, read by this request from the database (never from a cache; on
+ * Workers from a D1 session that started at the primary or after the request's own write).
+ * Only what decides access takes one (completeSignIn and the entry rules), so a cached copy
+ * cannot reach a decision: the type has no other source than the readers in this file and the
+ * request's own statement (domain/auth/request-auth.ts). Decision 0035.
+ */
+export type FreshTenant = Tenant & { readonly [read]: true };
+
+/** For the readers of this request's own rows only. */
+export const asRead = (t: Tenant): FreshTenant => t as FreshTenant;
+
 export type HostResolution =
   | { kind: 'main' }
-  | { kind: 'tenant'; tenant: Tenant }
+  | { kind: 'tenant'; tenant: FreshTenant; cached: false }
+  | { kind: 'tenant'; tenant: Tenant; cached: true }
   | { kind: 'unknown' };
 
 export function hostLabel(hostname: string, portalDomain: string): string | null | undefined {
@@ -19,17 +33,29 @@ export function hostLabel(hostname: string, portalDomain: string): string | null
 }
 
 // Host -> tenant is asked on every request and changes rarely: each process (or Workers isolate)
-// keeps what it read for a short while, per database handle. Only signed-out reads use it: a
-// state-changing request reads afresh (`fresh`), and a signed-in request reads its tenant in the
-// same statement as its session (domain/auth/request-auth.ts), so policy is never stale there.
+// keeps what it read for a short while, per database handle. Only signed-out reads use it, and a
+// cached tenant is a plain `Tenant`, which nothing that decides access accepts: a state-changing
+// request reads afresh (`fresh`), and a signed-in request reads its tenant in the same statement
+// as its session (domain/auth/request-auth.ts), so policy is never stale there.
 // Kept per database (a request's D1 session counts as its database: rootOf).
-// A change in this process forgets everything at once (forgetHosts); other processes see it
-// within the cache's lifetime (HOST_CACHE_SECONDS).
-const hostCaches = new WeakMap<object, Map<string, { until: number; tenant: Tenant | null }>>();
+// A change forgets every cached host at once, in this process and (Node, several processes)
+// in the others, through `hostChanges` (entry/node.ts relays it through the primary).
+const hostCaches = new WeakMap<object, Map<string, { until: number; generation: number; tenant: Tenant | null }>>();
+/** Entries of an older generation are void: forgetAllHosts cannot walk a WeakMap. */
+let generation = 0;
+
+/** Where a process tells its siblings that tenants changed (set by the runtime's entry). */
+export const hostChanges: { publish: (() => void) | null } = { publish: null };
+
+/** Drops every cached host of this process (a sibling process's change, relayed to it). */
+export function forgetAllHosts(): void {
+  generation++;
+}
 
 /** Drops every cached host of this database (after any change to a tenant or its labels). */
 export function forgetHosts(db: Db): void {
   hostCaches.get(rootOf(db))?.clear();
+  hostChanges.publish?.();
 }
 
 /** Records what a fresh read found (also used by the signed-in statement). */
@@ -39,7 +65,7 @@ export function rememberHost(db: Db, label: string, tenant: Tenant | null, ttlMs
   if (!cache) hostCaches.set(rootOf(db), (cache = new Map()));
   // Unknown labels are kept too (a flood of made-up hosts stays off the database), bounded.
   if (cache.size >= 10_000) cache.clear();
-  cache.set(label, { until: Date.now() + ttlMs, tenant });
+  cache.set(label, { until: Date.now() + ttlMs, generation, tenant });
 }
 
 export async function resolveHost(
@@ -54,12 +80,21 @@ export async function resolveHost(
   const ttl = opts.ttlMs ?? 0;
   if (!opts.fresh && ttl > 0) {
     const hit = hostCaches.get(rootOf(db))?.get(label);
-    if (hit && hit.until > Date.now()) return hit.tenant ? { kind: 'tenant', tenant: hit.tenant } : { kind: 'unknown' };
+    if (hit && hit.until > Date.now() && hit.generation === generation) return hit.tenant ? { kind: 'tenant', tenant: hit.tenant, cached: true } : { kind: 'unknown' };
   }
   // One label, one tenant: tenant_hosts' primary key (decision 0026).
   const row = await db.select({ tenant: tenants }).from(tenantHosts).innerJoin(tenants, eq(tenants.id, tenantHosts.tenantId)).where(eq(tenantHosts.label, label)).get();
   rememberHost(db, label, row?.tenant ?? null, ttl);
-  return row ? { kind: 'tenant', tenant: row.tenant } : { kind: 'unknown' };
+  return row ? { kind: 'tenant', tenant: asRead(row.tenant), cached: false } : { kind: 'unknown' };
+}
+
+/**
+ * A tenant by id as stored now (after the request's own write on Workers, so its D1 session
+ * reads at least what the primary had then), for a decision a signed-out GET makes.
+ */
+export async function readTenant(db: Db, id: number): Promise<FreshTenant | null> {
+  const row = await db.select().from(tenants).where(eq(tenants.id, id)).get();
+  return row ? asRead(row) : null;
 }
 
 /** The label a tenant is reached at: custom subdomain if set, else the initial one. */

@@ -13,7 +13,7 @@ import { safeContinuePath } from '../../shared/continue-path';
 import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas';
 import { clearSessionCookie } from '../cookies';
 import { answerOutcome, clientInfo, deviceToken, handoffTo } from '../auth-helpers';
-import type { AppEnv, Ctx } from '../env';
+import { decidingTenant, type AppEnv, type Ctx } from '../env';
 import { rememberedDeviceCookie } from './twofa';
 import { requireSession } from '../middleware/guards';
 import { jsonAnswer } from '../middleware/security';
@@ -28,7 +28,7 @@ authApi.post('/v2/login', async (c) => {
     email: input.email,
     password: input.password,
     remember: input.remember,
-    hostTenant: c.get('hostTenant'),
+    hostTenant: decidingTenant(c),
     client: clientInfo(c),
     deviceToken: deviceToken(c),
     rememberedDeviceToken: rememberedDeviceCookie(c),

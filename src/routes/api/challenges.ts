@@ -4,7 +4,7 @@ import { resendAdditionalChallenge, verifyAdditionalChallenge } from '../../doma
 import { completeSignIn } from '../../domain/auth/sign-in';
 import { otpSchema } from '../../shared/schemas';
 import { answerOutcome, challengeToken, clearChallengeCookie, clientInfo, deviceToken } from '../auth-helpers';
-import type { AppEnv } from '../env';
+import { decidingTenant, type AppEnv } from '../env';
 import { rememberedDeviceCookie } from './twofa';
 import { readJson } from './validate';
 
@@ -12,7 +12,8 @@ export const challengeApi = new Hono<AppEnv>();
 
 challengeApi.post('/additional-challenge/verify', async (c) => {
   const { otp } = await readJson(c, otpSchema);
-  const { deps, hostTenant } = c.var;
+  const { deps } = c.var;
+  const hostTenant = decidingTenant(c);
   const done = await verifyAdditionalChallenge(deps, challengeToken(c), hostTenant?.id ?? null, otp);
   clearChallengeCookie(c);
   // The mailbox is proven; what else is owed (a 2FA setup the tenant enforces) is decided again.

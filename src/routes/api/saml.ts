@@ -13,7 +13,7 @@ import { SamlRefusal } from '../../domain/sso/xml-guard';
 import { idpStatusSchema, samlSettingSchema } from '../../shared/admin-schemas';
 import { clientInfo } from '../auth-helpers';
 import { setSessionCookie } from '../cookies';
-import type { AppEnv, AuthedEnv, Ctx } from '../env';
+import { decidingTenant, type AppEnv, type AuthedEnv, type Ctx } from '../env';
 import { requireAccess } from '../middleware/guards';
 import { samlResultPage } from '../pages/saml';
 import { appPaths } from './helpers';
@@ -66,7 +66,7 @@ async function refused(c: Ctx, reason: string) {
 }
 
 samlApi.post(SAML_PATHS.acs.replace('/api', ''), async (c) => {
-  const tenant = c.get('hostTenant');
+  const tenant = decidingTenant(c);
   if (!tenant) return samlResultPage(c, 'error', 404);
   if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) return refused(c, 'content-type');
   const form = new URLSearchParams(await c.req.text());

@@ -31,7 +31,7 @@ import type { User } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../domain/errors';
 import { answerOutcome, challengeToken, clearChallengeCookie, clientInfo, deviceToken } from '../auth-helpers';
-import { cookieName, type AppEnv, type AuthedEnv, type Ctx } from '../env';
+import { cookieName, decidingTenant, type AppEnv, type AuthedEnv, type Ctx } from '../env';
 import { isSsoUser, requireSession } from '../middleware/guards';
 import { readJson } from './validate';
 
@@ -115,7 +115,8 @@ async function completeLogin(
   passed: { secondFactor?: boolean; setup?: 'enabled' | 'skipped' },
   rememberThis = false,
 ) {
-  const { deps, hostTenant } = c.var;
+  const { deps } = c.var;
+  const hostTenant = decidingTenant(c);
   const client = clientInfo(c);
   clearChallengeCookie(c);
   const outcome = await completeSignIn(deps, {

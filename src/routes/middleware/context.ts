@@ -27,9 +27,15 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     const cookieHeader = runtime.header(c.req.raw, c.env, 'cookie');
     const cookie = (name: string) => (cookieHeader ? parseCookies(cookieHeader, name)[name] : undefined);
     // Workers: this request's own D1 session, continuing from the browser's bookmark.
+    const hostname = new URL(c.req.url).hostname;
+    const label = hostLabel(hostname, base.config.PORTAL_DOMAIN);
+    const token = label === undefined ? undefined : cookie(cookieName(c, SESSION_COOKIE));
     const bookmarkCookie = base.dbScopes ? cookieName(c, D1_BOOKMARK_COOKIE) : '';
     const bookmark = base.dbScopes ? cookie(bookmarkCookie) ?? null : null;
-    const scope = base.dbScopes?.open(bookmark, !READS.has(c.req.method)) ?? null;
+    // A state change, and every request that brings a session, starts at the primary: who is
+    // asking is never decided from a replica that has not yet seen a revocation (decision 0035).
+    // Signed-out reads decide nothing and follow the browser's bookmark on any replica.
+    const scope = base.dbScopes?.open(bookmark, !READS.has(c.req.method) || Boolean(token)) ?? null;
     const deps = scope ? { ...base, db: scope.db } : base;
     c.set('deps', deps);
     // randomUUID draws from a pooled buffer: two small random reads per request cost more.
@@ -42,25 +48,27 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     c.set('member', null);
     c.set('memberships', null);
     c.set('scope', null);
+    c.set('freshTenant', undefined);
     c.set('route', null);
     // The tenant comes from the URL's hostname (the Host header on Node; workerd's SELF.fetch
-    // sends no Host header, only the URL).
-    const hostname = new URL(c.req.url).hostname;
-    const label = hostLabel(hostname, deps.config.PORTAL_DOMAIN);
+    // sends no Host header, only the URL): `label` above.
     let tenant: AppEnv['Variables']['hostTenant'] | undefined;
+    // What this request read from the database itself (undefined: the cache answered).
+    let fresh: AppEnv['Variables']['freshTenant'];
     let found: RequestAuth['found'] = null;
-    const token = label === undefined ? undefined : cookie(cookieName(c, SESSION_COOKIE));
     if (label !== undefined && token) {
       const auth = await readRequestAuth(deps.db, label, token, deps.clock.now());
-      tenant = label === null ? null : auth.tenant ?? undefined;
+      tenant = fresh = label === null ? null : auth.tenant ?? undefined;
       if (label !== null) rememberHost(deps.db, label, auth.tenant, ttlMs);
       found = auth.found;
     } else {
       // Signed out: a short-lived cache for reads; a state change reads the tenant afresh.
       const host = await resolveHost(deps.db, hostname, deps.config.PORTAL_DOMAIN, { ttlMs, fresh: !READS.has(c.req.method) });
       tenant = host.kind === 'unknown' ? undefined : host.kind === 'tenant' ? host.tenant : null;
+      fresh = host.kind === 'main' ? null : host.kind === 'tenant' && !host.cached ? host.tenant : undefined;
     }
     c.set('hostTenant', tenant ?? null);
+    c.set('freshTenant', fresh);
     const refusal = tenant !== undefined && found ? admitSession(c, found) : null;
     setLang(c, c.get('user')?.language ?? anonymousLang(c, cookie(LOCALE_COOKIE)));
     const api = c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`);
@@ -75,7 +83,10 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
       const next = scope.bookmark();
       // Not a secret (a position in the database's history): the browser only carries it back.
       if (next && next !== bookmark) setCookie(c, bookmarkCookie, next, { path: '/', httpOnly: true, sameSite: 'Lax', secure: c.get('https') });
-      if (deps.config.DEV_MODE) c.header('X-D1-Round-Trips', String(scope.roundTrips()));
+      if (deps.config.DEV_MODE) {
+        c.header('X-D1-Round-Trips', String(scope.roundTrips()));
+        c.header('X-D1-Session-Start', scope.start);
+      }
     }
   };
 }

@@ -20,7 +20,7 @@ handoffPages.get('/handoff', async (c) => {
   try {
     const { outcome, path } = await exchangeHandoff(deps, {
       code: c.req.query('code') ?? '',
-      hostTenant,
+      hostTenantId: hostTenant.id,
       client: clientInfo(c),
       browserToken: handoffBrowserToken(c, false),
       deviceToken: deviceToken(c),

@@ -22,7 +22,7 @@ import { appPaths, appUrls, ssoStatus } from '../api/helpers';
 import { ssoLookupLimit } from '../api/public';
 import { rememberedDeviceCookie } from '../api/twofa';
 import { clientInfo, deviceToken, handoffTo, ssoLoginUrl } from '../auth-helpers';
-import type { AppEnv, Ctx } from '../env';
+import { decidingTenant, type AppEnv, type Ctx } from '../env';
 import { answerOutcomeWithRedirect, destination, pageForm, readForm, redirectionInput, seeOther } from './forms';
 
 export const loginPages = new Hono<AppEnv>();
@@ -199,7 +199,7 @@ loginPages.post('/login', ...pageForm, async (c) => {
       email: parsed.data.email,
       password: parsed.data.password,
       remember: parsed.data.remember,
-      hostTenant,
+      hostTenant: decidingTenant(c),
       client: clientInfo(c),
       deviceToken: deviceToken(c),
       rememberedDeviceToken: rememberedDeviceCookie(c),

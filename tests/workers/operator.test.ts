@@ -47,6 +47,27 @@ describe('operator API in workerd', () => {
   });
 });
 
+describe('operator token lifetimes on D1 (written by the CLI through wrangler)', () => {
+  it('the rotated token is refused like an unknown one; its successor has the same name and scopes', async () => {
+    const retired = await call('GET', '/whoami', undefined, inject('retiredOperatorToken'));
+    expect(retired.status).toBe(401);
+    expect(retired.body).toEqual({ message: 'invalid-token' });
+    const me = await call('GET', '/whoami');
+    expect(me.body).toMatchObject({ name: 'workers', scopes: expect.arrayContaining(['tenants:write', 'requests:read']) });
+  });
+
+  it('token list reads D1: the successor active with an expiry 90 days out, the first one ended by the rotation', () => {
+    const out = inject('operatorTokenList');
+    const { tokens } = JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1));
+    expect(tokens).toHaveLength(2);
+    const [successor, first] = tokens;
+    expect(successor).toMatchObject({ name: 'workers', state: 'active', replacesId: first.id, replacedById: null });
+    expect(successor.expiresAt - successor.createdAt).toBe(90 * 86_400_000);
+    expect(first).toMatchObject({ name: 'workers', state: 'rotated', replacedById: successor.id });
+    expect(first.endsAt).toBeLessThanOrEqual(successor.createdAt);
+  });
+});
+
 describe('scheduled handler', () => {
   it('runs the scheduled jobs when the cron trigger fires, and the app keeps answering', async () => {
     const r = await rawRequest(port, { method: 'GET', path: '/__scheduled?cron=17+*+*+*+*', host });

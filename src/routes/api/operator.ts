@@ -44,7 +44,7 @@ const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
     c.header('WWW-Authenticate', 'Bearer realm="operator"');
     return c.json({ message: 'unauthenticated' }, 401);
   }
-  const result = await authenticateOperator(db, m[1]!, clock.now());
+  const result = await authenticateOperator(db, m[1]!, clock.now(), c.get('clientIp'));
   if (!result.ok) {
     c.header('WWW-Authenticate', 'Bearer realm="operator", error="invalid_token"');
     return c.json({ message: 'invalid-token' }, 401);

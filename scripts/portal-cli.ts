@@ -671,7 +671,7 @@ function describeError(e: unknown): string {
         'invalid-token': 'the token is wrong, expired or revoked',
         'insufficient-scope': `the token lacks the scope ${b.scope}`,
         'not-found': 'no such object (or the URL is not the portal\'s main domain)',
-        'too-many-attempts': `too many failed attempts from this address; retry in ${b.duration}s`,
+        'too-many-attempts': `too many failed attempts with this token, or with any token, from this address; retry in ${b.duration}s`,
       };
       const lines = [`Error: ${b.message}${hints[b.message] ? ` (${hints[b.message]})` : ''} [HTTP ${e.status}]`];
       for (const [field, msgs] of Object.entries(b.errors ?? {})) lines.push(`  ${field}: ${msgs.join('; ')}`);

@@ -1,8 +1,9 @@
 // Operator API (issue 8): bearer tokens (missing, wrong, revoked, out of scope), tenants, tenant
 // managers, maintenance messages, service requests; every call audited; main domain only.
+import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activityLogs, contractDetails, operatorTokens, serviceRequests, tenantApps, tenants, tenantUsers, users } from '../../src/db/schema';
+import { activityLogs, contractDetails, operatorTokens, serviceRequests, tenantApps, tenants, tenantUsers, throttles, users } from '../../src/db/schema';
 import { createOperatorToken, listOperatorTokens, revokeOperatorToken, rotateOperatorToken } from '../../src/domain/operator/tokens';
 import { OPERATOR_SCOPES } from '../../src/shared/operator-schemas';
 import { createHarness, TEST_IP_HEADER, type Harness } from '../support/harness';
@@ -122,15 +123,6 @@ describe('authentication', () => {
   it('answers on the main domain only: a tenant host says not-found', async () => {
     expect((await call('GET', '/tenants', { host: 'http://acme.localhost:8787' })).status).toBe(404);
   });
-
-  it('stops answering an address after repeated wrong tokens (429), even a right token, until the window passes', async () => {
-    for (let i = 0; i < 20; i++) await call('GET', '/whoami', { token: `pop_${String(i).padStart(43, 'x')}` });
-    const limited = await call('GET', '/whoami');
-    expect(limited.status).toBe(429);
-    expect(limited.body.message).toBe('too-many-attempts');
-    h.clock.advance(10 * 60_000 + 1);
-    expect((await call('GET', '/whoami')).status).toBe(200);
-  });
 });
 
 describe('token lifetimes', () => {
@@ -245,6 +237,53 @@ describe('token lifetimes', () => {
     expect(list.find((t) => t.id === c.id)!.endsAt).toBe(c.expiresAt);
     expect(list.find((t) => t.id === a.id)!.endsAt).toBe(a.expiresAt);
     expect(JSON.stringify(list)).not.toMatch(/pop_|[0-9a-f]{64}/);
+  });
+});
+
+describe('failed tokens: per token prefix and address, and per address', () => {
+  const OFFICE = { [TEST_IP_HEADER]: '198.51.100.80' };
+  const randomToken = () => `pop_${randomBytes(32).toString('base64url')}`;
+
+  it('one office behind one address: a tool with a broken token locks only itself out; another tool with a good token keeps working', async () => {
+    const broken = randomToken();
+    const results: number[] = [];
+    for (let i = 0; i < 120; i++) results.push((await call('GET', '/tenants', { token: broken, headers: OFFICE })).status);
+    expect(results.slice(0, 20)).toEqual(Array(20).fill(401));
+    expect(new Set(results.slice(20))).toEqual(new Set([429]));
+    const limited = await call('GET', '/tenants', { token: broken, headers: OFFICE });
+    expect(limited.body).toMatchObject({ message: 'too-many-attempts' });
+    expect(limited.body.duration).toBeGreaterThan(0);
+    // The other tool behind the same address, again and again.
+    for (let i = 0; i < 30; i++) expect((await call('GET', '/tenants', { headers: OFFICE })).status).toBe(200);
+    // The broken tool from elsewhere is not locked.
+    expect((await call('GET', '/tenants', { token: broken, headers: { [TEST_IP_HEADER]: '192.0.2.200' } })).status).toBe(401);
+    // The broken tool spent 20 of the address's failures, not 121.
+    const row = await h.deps.db.select().from(throttles).where(eq(throttles.key, 'operator-auth:ip:198.51.100.80')).get();
+    expect(row!.hits).toBe(20);
+    // Counted under its prefix, never the whole secret.
+    const keys = (await h.deps.db.select().from(throttles)).map((t) => t.key).filter((k) => k.startsWith('operator-auth:'));
+    expect(keys).toContain(`operator-auth:tok:198.51.100.80:${broken.slice(0, 12)}`);
+    expect(keys.join(' ')).not.toContain(broken.slice(0, 13));
+    h.clock.advance(10 * 60_000 + 1);
+    expect((await call('GET', '/tenants', { token: broken, headers: OFFICE })).status).toBe(401);
+  });
+
+  it('spraying random tokens from one address hits the per-address cap; then even a good token waits, other addresses do not', async () => {
+    for (let i = 0; i < 100; i++) expect((await call('GET', '/whoami', { token: randomToken(), headers: OFFICE })).status, `attempt ${i + 1}`).toBe(401);
+    expect((await call('GET', '/whoami', { token: randomToken(), headers: OFFICE })).status).toBe(429);
+    expect((await call('GET', '/whoami', { headers: OFFICE })).status).toBe(429);
+    expect((await call('GET', '/whoami', { headers: { [TEST_IP_HEADER]: '192.0.2.201' } })).status).toBe(200);
+    h.clock.advance(10 * 60_000 + 1);
+    expect((await call('GET', '/whoami', { headers: OFFICE })).status).toBe(200);
+  });
+
+  it('a good token gives its attempts back: any number of calls never locks it out', async () => {
+    for (let i = 0; i < 130; i++) expect((await call('GET', '/whoami', { headers: OFFICE })).status).toBe(200);
+  });
+
+  it('a request without a token is answered 401 without counting anything', async () => {
+    for (let i = 0; i < 30; i++) expect((await call('GET', '/whoami', { token: null, headers: OFFICE })).status).toBe(401);
+    expect((await h.deps.db.select().from(throttles)).filter((t) => t.key.startsWith('operator-auth:'))).toEqual([]);
   });
 });
 

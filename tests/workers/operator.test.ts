@@ -66,6 +66,20 @@ describe('operator token lifetimes on D1 (written by the CLI through wrangler)',
     expect(first).toMatchObject({ name: 'workers', state: 'rotated', replacedById: successor.id });
     expect(first.endsAt).toBeLessThanOrEqual(successor.createdAt);
   });
+
+  it('one address: a tool with a broken token is locked out after 20 failures, even in parallel, and a good token keeps working', async () => {
+    const ip = { 'cf-connecting-ip': '192.0.2.70' };
+    const broken = `pop_${'K'.repeat(43)}`;
+    // More than the per-address cap (100): only the 20 its own limit let through count there.
+    const rs = await Promise.all(
+      Array.from({ length: 130 }, () => rawRequest(port, { method: 'GET', path: '/accounts/api/operator/whoami', host, headers: { authorization: `Bearer ${broken}`, ...ip } })),
+    );
+    expect(rs.filter((r) => r.status === 401).length).toBeLessThanOrEqual(20);
+    expect(rs.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(110);
+    for (let i = 0; i < 3; i++) {
+      expect((await rawRequest(port, { method: 'GET', path: '/accounts/api/operator/whoami', host, headers: { authorization: `Bearer ${token}`, ...ip } })).status).toBe(200);
+    }
+  });
 });
 
 describe('scheduled handler', () => {

@@ -6,7 +6,19 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { createOperatorToken, listOperatorTokens, newOperatorToken, revokeOperatorToken } from '../src/domain/operator/tokens';
+import type { SqlArg } from '../src/db/client';
+import { AppError } from '../src/domain/errors';
+import {
+  createOperatorToken,
+  listOperatorTokens,
+  revokeOperatorToken,
+  rotateOperatorToken,
+  ROTATION_OVERLAP_MINUTES,
+  TOKEN_LIFETIME_DAYS,
+  type RunSql,
+  type TokenDb,
+  type TokenSummary,
+} from '../src/domain/operator/tokens';
 import { MAINTENANCE_APPS, OPERATOR_SCOPES, TENANT_APPS, TENANT_STATUSES } from '../src/shared/operator-schemas';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -224,43 +236,42 @@ const dbOptions: Options = {
   libsql: { type: 'string' },
 };
 
+/** Where token administration runs its statements (src/domain/operator/tokens.ts holds the SQL). */
 interface TokenStore {
-  create(name: string, scopes: string[]): Promise<{ id: number | null; token: string; name: string; scopes: string[] }>;
-  list(): Promise<{ id: number; name: string; scopes: string[]; revokedAt: number | null; lastUsedAt: number | null; createdAt: number }[]>;
-  revoke(id: number): Promise<boolean>;
+  db: TokenDb;
   close(): void;
 }
 
 const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+/** `?` arguments written into the text: `wrangler d1 execute --command` takes no parameters. */
+export function inlineSql(text: string, args: SqlArg[]): string {
+  let i = 0;
+  const out = text.replace(/\?/g, () => {
+    if (i >= args.length) throw new Error('inlineSql: more placeholders than arguments');
+    const v = args[i++];
+    if (v === null || v === undefined) return 'NULL';
+    if (typeof v === 'number') {
+      if (!Number.isSafeInteger(v)) throw new Error(`inlineSql: not an integer: ${v}`);
+      return String(v);
+    }
+    return sqlText(v);
+  });
+  if (i !== args.length) throw new Error('inlineSql: more arguments than placeholders');
+  return out;
+}
+
 function d1Store(values: Values): TokenStore {
-  const run = (sql: string) => {
-    const args = ['wrangler', 'd1', 'execute', 'DB', values.remote ? '--remote' : '--local', '--json', '--command', sql];
-    if (typeof values.env === 'string') args.push('--env', values.env);
-    if (typeof values['persist-to'] === 'string') args.push('--persist-to', values['persist-to']);
-    const r = spawnSync('npx', args, { cwd: root, encoding: 'utf8', env: { WRANGLER_SEND_METRICS: 'false', ...process.env } });
+  const run: RunSql = async (text, args) => {
+    const cmd = ['wrangler', 'd1', 'execute', 'DB', values.remote ? '--remote' : '--local', '--json', '--command', inlineSql(text, args)];
+    if (typeof values.env === 'string') cmd.push('--env', values.env);
+    if (typeof values['persist-to'] === 'string') cmd.push('--persist-to', values['persist-to']);
+    const r = spawnSync('npx', cmd, { cwd: root, encoding: 'utf8', env: { WRANGLER_SEND_METRICS: 'false', ...process.env } });
     if (r.status !== 0) throw new Error(`wrangler d1 execute failed:\n${r.stderr || r.stdout}`);
-    const parsed = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as { results: any[]; meta?: { changes?: number } }[];
-    return parsed[0]!;
+    const parsed = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as { results: Record<string, unknown>[] }[];
+    return parsed[0]!.results;
   };
-  return {
-    async create(name, scopes) {
-      const { token, row } = newOperatorToken(name, scopes, Date.now());
-      const res = run(
-        `INSERT INTO operator_tokens (name, token_hash, scopes, created_at) VALUES (${sqlText(row.name)}, ${sqlText(row.tokenHash)}, ${sqlText(JSON.stringify(row.scopes))}, ${row.createdAt}) RETURNING id`,
-      );
-      return { id: Number(res.results[0]?.id ?? null), token, name: row.name, scopes: row.scopes };
-    },
-    async list() {
-      const res = run('SELECT id, name, scopes, revoked_at, last_used_at, created_at FROM operator_tokens ORDER BY id DESC');
-      return res.results.map((r) => ({ id: r.id, name: r.name, scopes: JSON.parse(r.scopes), revokedAt: r.revoked_at, lastUsedAt: r.last_used_at, createdAt: r.created_at }));
-    },
-    async revoke(id) {
-      const res = run(`UPDATE operator_tokens SET revoked_at = ${Date.now()} WHERE id = ${Number(id)} RETURNING id`);
-      return res.results.length === 1;
-    },
-    close() {},
-  };
+  return { db: run, close() {} };
 }
 
 async function libsqlStore(values: Values): Promise<TokenStore> {
@@ -269,18 +280,57 @@ async function libsqlStore(values: Values): Promise<TokenStore> {
   const url = explicit ?? `file:${root}.data/portal.db`;
   if (!explicit) mkdirSync(`${root}.data`, { recursive: true });
   const { db, client } = openLibsql(url, { authToken: process.env.LIBSQL_AUTH_TOKEN });
-  return {
-    create: (name, scopes) => createOperatorToken(db, name, scopes, Date.now()),
-    list: () => listOperatorTokens(db),
-    revoke: (id) => revokeOperatorToken(db, id, Date.now()),
-    close: () => client.close(),
-  };
+  return { db, close: () => client.close() };
 }
 
 async function tokenStore(values: Values): Promise<TokenStore> {
   if (values.d1 && values.libsql) throw new UsageError('Choose one of --d1 and --libsql');
   if ((values.remote || values.env || values['persist-to']) && !values.d1) throw new UsageError('--remote, --env and --persist-to go with --d1');
   return values.d1 ? d1Store(values) : libsqlStore(values);
+}
+
+/** Runs `work` against the chosen database, always closing it. */
+async function withTokenStore<T>(values: Values, work: (db: TokenDb) => Promise<T>): Promise<T> {
+  const store = await tokenStore(values);
+  try {
+    return await work(store.db);
+  } finally {
+    store.close();
+  }
+}
+
+/** `--expires-in <days>`: whole days, 1 to 365 (default 90). */
+export function parseLifetimeDays(value: string | undefined): number {
+  if (value === undefined) return TOKEN_LIFETIME_DAYS.default;
+  const { min, max } = TOKEN_LIFETIME_DAYS;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--expires-in: expected a whole number of days from ${min} to ${max}; got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** `--overlap <minutes>`: how long the rotated token keeps working, 0 (default) to 1440. */
+export function parseOverlapMinutes(value: string | undefined): number {
+  if (value === undefined) return ROTATION_OVERLAP_MINUTES.default;
+  const { max } = ROTATION_OVERLAP_MINUTES;
+  if (!/^\d+$/.test(value) || Number(value) > max) throw new UsageError(`--overlap: expected a whole number of minutes from 0 to ${max} (one day); got "${value}"`);
+  return Number(value);
+}
+
+/** A token's id argument, or a usage error naming the command. */
+function tokenId(command: string, value: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`${command}: <id> is a number (see token list)`);
+  return Number(value);
+}
+
+/** Why token administration refused, in words (the domain's code words otherwise). */
+function tokenRefusal(e: unknown, id: number): never {
+  if (e instanceof AppError) {
+    if (e.code === 'not-found') throw new Error(`No operator token #${id}`);
+    if (e.code === 'token-revoked') throw new Error(`Operator token #${id} is revoked: create a new one instead (token create)`);
+    if (e.code === 'token-already-rotated') throw new Error(`Operator token #${id} was already rotated, to #${String(e.details.successor)}: rotate that one`);
+  }
+  throw e;
 }
 
 const DB_HELP = `Database (local administration, not the API):
@@ -507,41 +557,70 @@ const COMMANDS: Command[] = [
   },
   {
     name: 'token create',
-    usage: 'token create --name <name> --scopes <scope,...|all> [--libsql <url> | --d1 [--remote] [--env <name>]]',
+    usage: 'token create --name <name> --scopes <scope,...|all> [--expires-in <days>] [--libsql <url> | --d1 [--remote] [--env <name>]]',
     summary: 'Create an operator token (printed once; only its digest is stored)',
-    details: `  --name <name>       who or what uses it ("ops-tool", "alice laptop")
-  --scopes <list>     comma-separated: ${OPERATOR_SCOPES.join(', ')}; or "all"
+    details: `  --name <name>         who or what uses it ("ops-tool", "alice laptop")
+  --scopes <list>       comma-separated: ${OPERATOR_SCOPES.join(', ')}; or "all"
+  --expires-in <days>   lifetime in days, ${TOKEN_LIFETIME_DAYS.min} to ${TOKEN_LIFETIME_DAYS.max} (default ${TOKEN_LIFETIME_DAYS.default})
 ${DB_HELP}`,
-    options: { name: { type: 'string' }, scopes: { type: 'string' }, ...dbOptions },
+    options: { name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' }, ...dbOptions },
     async run({ values, out }) {
       const raw = need(values, 'scopes');
       const scopes = raw === 'all' ? [...OPERATOR_SCOPES] : raw.split(',').map((s) => s.trim()).filter(Boolean);
       const unknown = scopes.filter((s) => !(OPERATOR_SCOPES as readonly string[]).includes(s));
       if (unknown.length) throw new UsageError(`--scopes: unknown scope(s) ${unknown.join(', ')} (known: ${OPERATOR_SCOPES.join(', ')})`);
-      const store = await tokenStore(values);
-      try {
-        const r = await store.create(need(values, 'name'), scopes);
-        out(`Created operator token #${r.id} "${r.name}" with scopes ${r.scopes.join(', ')}.\nIt is shown only now; store it in a secret manager:\n\n${r.token}\n`, r);
-      } finally {
-        store.close();
-      }
+      const name = need(values, 'name');
+      const expiresInDays = parseLifetimeDays(values['expires-in'] as string | undefined);
+      const r = await withTokenStore(values, (db) => createOperatorToken(db, name, scopes, Date.now(), { expiresInDays }));
+      out(
+        `Created operator token #${r.id} "${r.name}" with scopes ${r.scopes.join(', ')}, expiring ${fmtTime(r.expiresAt)} (in ${expiresInDays} days).\nIt is shown only now; store it in a secret manager:\n\n${r.token}\n`,
+        r,
+      );
     },
   },
   {
     name: 'token list',
     usage: 'token list [--libsql <url> | --d1 [--remote] [--env <name>]]',
-    summary: 'List operator tokens (never their secrets)',
-    details: DB_HELP,
+    summary: 'List operator tokens (never their secrets): state, end, last use and its address',
+    details: `Working tokens first, the one that ends soonest at the top; then ended ones (expired, revoked,
+rotated), the latest first. STATE: active; ending (rotated, still working during the overlap);
+expired; rotated (ended by a rotation); revoked. Times are UTC.
+
+${DB_HELP}`,
     options: dbOptions,
     async run({ values, out }) {
-      const store = await tokenStore(values);
-      try {
-        const tokens = await store.list();
-        const rows = [['ID', 'NAME', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED'], ...tokens.map((t) => [String(t.id), t.name, t.scopes.join(','), fmtTime(t.createdAt), fmtTime(t.lastUsedAt), fmtTime(t.revokedAt)])];
-        out(table(rows), { tokens });
-      } finally {
-        store.close();
-      }
+      const tokens = await withTokenStore(values, (db) => listOperatorTokens(db, Date.now()));
+      const state = (t: TokenSummary) => (t.replacedById !== null && t.state !== 'revoked' ? `${t.state} (→ #${t.replacedById})` : t.state);
+      const rows = [
+        ['ID', 'NAME', 'SCOPES', 'STATE', 'ENDS', 'LAST USED', 'FROM', 'CREATED'],
+        ...tokens.map((t) => [String(t.id), t.name, t.scopes.join(','), state(t), t.state === 'revoked' ? `revoked ${fmtTime(t.revokedAt)}` : fmtTime(t.endsAt), fmtTime(t.lastUsedAt), t.lastUsedIp ?? '-', fmtTime(t.createdAt)]),
+      ];
+      out(table(rows), { tokens });
+    },
+  },
+  {
+    name: 'token rotate',
+    usage: 'token rotate <id> [--expires-in <days>] [--overlap <minutes>] [--libsql <url> | --d1 [--remote] [--env <name>]]',
+    summary: 'Replace a token with a new one of the same name and scopes (printed once); the old one ends',
+    details: `  --expires-in <days>   the new token's lifetime, ${TOKEN_LIFETIME_DAYS.min} to ${TOKEN_LIFETIME_DAYS.max} (default ${TOKEN_LIFETIME_DAYS.default})
+  --overlap <minutes>   how long the old token keeps working so deployments can switch,
+                        0 to ${ROTATION_OVERLAP_MINUTES.max} (default ${ROTATION_OVERLAP_MINUTES.default}: it ends at once)
+One statement writes the new token and the old one's end together. A token is rotated once (then
+rotate its successor); a revoked one is not rotated (create a new one); an expired one may be.
+
+${DB_HELP}`,
+    args: 1,
+    options: { 'expires-in': { type: 'string' }, overlap: { type: 'string' }, ...dbOptions },
+    async run({ values, args, out }) {
+      const id = tokenId('token rotate', args[0]!);
+      const expiresInDays = parseLifetimeDays(values['expires-in'] as string | undefined);
+      const overlapMinutes = parseOverlapMinutes(values.overlap as string | undefined);
+      const r = await withTokenStore(values, (db) => rotateOperatorToken(db, id, Date.now(), { expiresInDays, overlapMinutes }).catch((e) => tokenRefusal(e, id)));
+      const ends = overlapMinutes === 0 ? 'has ended' : `keeps working until ${fmtTime(r.replaced.endsAt)}`;
+      out(
+        `Rotated operator token #${id} "${r.name}": the new token #${r.id} has scopes ${r.scopes.join(', ')} and expires ${fmtTime(r.expiresAt)} (in ${expiresInDays} days); #${id} ${ends}.\nThe new token is shown only now; store it in a secret manager:\n\n${r.token}\n`,
+        r,
+      );
     },
   },
   {
@@ -552,14 +631,9 @@ ${DB_HELP}`,
     args: 1,
     options: dbOptions,
     async run({ values, args, out }) {
-      if (!/^\d+$/.test(args[0]!)) throw new UsageError('token revoke: <id> is a number (see token list)');
-      const store = await tokenStore(values);
-      try {
-        if (!(await store.revoke(Number(args[0])))) throw new Error(`No operator token #${args[0]}`);
-        out(`Revoked operator token #${args[0]}.`, { id: Number(args[0]), revoked: true });
-      } finally {
-        store.close();
-      }
+      const id = tokenId('token revoke', args[0]!);
+      if (!(await withTokenStore(values, (db) => revokeOperatorToken(db, id, Date.now())))) throw new Error(`No operator token #${id}`);
+      out(`Revoked operator token #${id}.`, { id, revoked: true });
     },
   },
 ];
@@ -594,10 +668,10 @@ function describeError(e: unknown): string {
     if (b && typeof b === 'object' && b.message) {
       const hints: Record<string, string> = {
         unauthenticated: 'no token reached the portal',
-        'invalid-token': 'the token is wrong or revoked',
+        'invalid-token': 'the token is wrong, expired or revoked',
         'insufficient-scope': `the token lacks the scope ${b.scope}`,
         'not-found': 'no such object (or the URL is not the portal\'s main domain)',
-        'too-many-attempts': `too many failed attempts from this address; retry in ${b.duration}s`,
+        'too-many-attempts': `too many failed attempts with this token, or with any token, from this address; retry in ${b.duration}s`,
       };
       const lines = [`Error: ${b.message}${hints[b.message] ? ` (${hints[b.message]})` : ''} [HTTP ${e.status}]`];
       for (const [field, msgs] of Object.entries(b.errors ?? {})) lines.push(`  ${field}: ${msgs.join('; ')}`);

@@ -10,7 +10,7 @@ import type * as schema from './schema';
  */
 export type Db = LibSQLDatabase<typeof schema>;
 
-type SqlArg = string | number | null;
+export type SqlArg = string | number | null;
 /** The first row of a hand-written statement (`?` placeholders), as its column values in order. */
 export type FirstRow = (text: string, args: SqlArg[]) => Promise<unknown[] | undefined>;
 
@@ -25,12 +25,21 @@ export function registerFirstRow(db: Db, read: FirstRow): Db {
   return db;
 }
 
+/** A hand-written statement (`?` placeholders) as drizzle SQL with its arguments bound. */
+function bound(text: string, args: SqlArg[]): SQL {
+  const parts = text.split('?');
+  return sql.join(parts.map((p, i) => (i === 0 ? sql.raw(p) : sql`${args[i - 1]}${sql.raw(p)}`)));
+}
+
 export function firstRow(db: Db, text: string, args: SqlArg[]): Promise<unknown[] | undefined> {
   const read = firstRowReaders.get(db);
   if (read) return read(text, args);
-  const parts = text.split('?');
-  const query = sql.join(parts.map((p, i) => (i === 0 ? sql.raw(p) : sql`${args[i - 1]}${sql.raw(p)}`)));
-  return db.values<unknown[]>(query).then((rows) => rows[0]);
+  return db.values<unknown[]>(bound(text, args)).then((rows) => rows[0]);
+}
+
+/** Every row of a hand-written statement (`?` placeholders; a write with RETURNING too), keyed by column name. */
+export function allRows(db: Db, text: string, args: SqlArg[]): Promise<Record<string, unknown>[]> {
+  return db.all<Record<string, unknown>>(bound(text, args));
 }
 
 const scopeRoots = new WeakMap<object, Db>();

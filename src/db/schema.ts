@@ -750,9 +750,20 @@ export const operatorTokens = sqliteTable(
     scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
     revokedAt: integer('revoked_at'),
     lastUsedAt: integer('last_used_at'),
+    /** The client address of that last noted use. */
+    lastUsedIp: text('last_used_ip'),
     createdAt: createdAt(),
+    /**
+     * When the token stops working (decision 0036). The default 0 is "already expired": a writer
+     * that forgets the column (an older CLI inserting through wrangler) makes a dead token, never
+     * an immortal one.
+     */
+    expiresAt: integer('expires_at').notNull().default(0),
+    /** Rotation: the token this one replaced (one successor per token), which works until `replacesUntil`. */
+    replacesId: integer('replaces_id'),
+    replacesUntil: integer('replaces_until'),
   },
-  (t) => [uniqueIndex('operator_tokens_token_hash_uq').on(t.tokenHash)],
+  (t) => [uniqueIndex('operator_tokens_token_hash_uq').on(t.tokenHash), uniqueIndex('operator_tokens_replaces_uq').on(t.replacesId)],
 );
 
 export type Tenant = typeof tenants.$inferSelect;

@@ -88,6 +88,11 @@ export const ERROR_CODES = [
   'invalid-scopes',
   'invalid-token-name',
   'insufficient-scope',
+  // operator token administration (the CLI, decision 0036)
+  'invalid-token-lifetime',
+  'invalid-rotation-overlap',
+  'token-revoked',
+  'token-already-rotated',
   // requests themselves
   'not-found',
   'unknown-host',

@@ -3,12 +3,14 @@
 // a limit guards is counted by what it leaves behind (audit entries, mails, SMS, sessions), not by
 // the status codes alone. The Workers layer runs the login and code cases against D1 too
 // (tests/workers/limits.test.ts).
+import { randomBytes } from 'node:crypto';
 import { and, eq, like } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityLogs, outbox, sessions, throttles } from '../../src/db/schema';
 import { LOGIN_LIMITS } from '../../src/domain/auth/login';
 import { createOperatorToken } from '../../src/domain/operator/tokens';
-import { createHarness, type Harness, type TestClient } from '../support/harness';
+import { OPERATOR_ADDRESS_FAILURE_LIMIT, OPERATOR_TOKEN_FAILURE_LIMIT } from '../../src/routes/api/operator';
+import { createHarness, TEST_IP_HEADER, type Harness, type TestClient } from '../support/harness';
 import { codeIn, lastMail, linkIn, mailsTo } from '../support/mail';
 
 let h: Harness;
@@ -201,15 +203,31 @@ describe('unauthenticated limits', () => {
     expect(count(rs, 429)).toBeGreaterThanOrEqual(15);
   });
 
-  it('operator token failures: at most 20 of N parallel bad tokens are looked up; a good token gives its attempt back', async () => {
+  const operatorCall = async (bearer: string, ip = '198.51.100.90') =>
+    h.app.request(`http://${MAIN}/accounts/api/operator/tenants`, { headers: { authorization: `Bearer ${bearer}`, [TEST_IP_HEADER]: ip } });
+  const lookups = () => h.queries.filter((q) => /from operator_tokens t\s+where t\.token_hash/i.test(q)).length;
+
+  it(`operator token failures: of ${N} parallel requests with one bad token, at most ${OPERATOR_TOKEN_FAILURE_LIMIT.max} are looked up (401), the rest 429; a good token gives its attempts back`, async () => {
     const good = await createOperatorToken(h.deps.db, 't', ['tenants:read'], h.clock.now());
-    for (let i = 0; i < 25; i++) {
-      const ok = await h.app.request(`http://${MAIN}/accounts/api/operator/tenants`, { headers: { authorization: `Bearer ${good.token}` } });
-      expect(ok.status).toBe(200);
-    }
-    const rs = await parallel(N, async () => h.app.request(`http://${MAIN}/accounts/api/operator/tenants`, { headers: { authorization: 'Bearer nope-nope-nope' } }));
-    expect(count(rs, 401)).toBeLessThanOrEqual(20);
-    expect(count(rs, 429)).toBeGreaterThanOrEqual(N - 20);
+    for (let i = 0; i < 25; i++) expect((await operatorCall(good.token)).status).toBe(200);
+    h.queries.length = 0;
+    const rs = await parallel(N, () => operatorCall(`pop_${'b'.repeat(43)}`));
+    expect(count(rs, 401) + count(rs, 429)).toBe(N);
+    expect(count(rs, 401)).toBeLessThanOrEqual(OPERATOR_TOKEN_FAILURE_LIMIT.max);
+    expect(count(rs, 429)).toBeGreaterThanOrEqual(N - OPERATOR_TOKEN_FAILURE_LIMIT.max);
+    expect(lookups()).toBe(count(rs, 401));
+    // The good token from the same address still works.
+    expect((await operatorCall(good.token)).status).toBe(200);
+  });
+
+  it(`operator token spray: of ${OPERATOR_ADDRESS_FAILURE_LIMIT.max + N} parallel random tokens from one address, at most ${OPERATOR_ADDRESS_FAILURE_LIMIT.max} are looked up`, async () => {
+    const total = OPERATOR_ADDRESS_FAILURE_LIMIT.max + N;
+    h.queries.length = 0;
+    const rs = await parallel(total, () => operatorCall(`pop_${randomBytes(32).toString('base64url')}`));
+    expect(count(rs, 401) + count(rs, 429)).toBe(total);
+    expect(count(rs, 401)).toBeLessThanOrEqual(OPERATOR_ADDRESS_FAILURE_LIMIT.max);
+    expect(count(rs, 429)).toBeGreaterThanOrEqual(N);
+    expect(lookups()).toBe(count(rs, 401));
   });
 });
 

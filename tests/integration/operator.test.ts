@@ -1,11 +1,12 @@
 // Operator API (issue 8): bearer tokens (missing, wrong, revoked, out of scope), tenants, tenant
 // managers, maintenance messages, service requests; every call audited; main domain only.
+import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activityLogs, contractDetails, operatorTokens, serviceRequests, tenantApps, tenants, tenantUsers, users } from '../../src/db/schema';
-import { createOperatorToken, revokeOperatorToken } from '../../src/domain/operator/tokens';
+import { activityLogs, contractDetails, operatorTokens, serviceRequests, tenantApps, tenants, tenantUsers, throttles, users } from '../../src/db/schema';
+import { createOperatorToken, listOperatorTokens, revokeOperatorToken, rotateOperatorToken } from '../../src/domain/operator/tokens';
 import { OPERATOR_SCOPES } from '../../src/shared/operator-schemas';
-import { createHarness, type Harness } from '../support/harness';
+import { createHarness, TEST_IP_HEADER, type Harness } from '../support/harness';
 import { lastMail, linkIn } from '../support/mail';
 
 let h: Harness;
@@ -100,26 +101,189 @@ describe('authentication', () => {
     expect(await h.deps.db.select().from(tenants).where(eq(tenants.initialSubdomain, 'umbrella')).get()).toBeUndefined();
   });
 
-  it('whoami names the token; the token is stored only as its digest and notes its last use', async () => {
-    const r = await call('GET', '/whoami');
+  it('whoami names the token; the token is stored only as its digest and notes its last use and address', async () => {
+    const r = await call('GET', '/whoami', { headers: { [TEST_IP_HEADER]: '198.51.100.7' } });
     expect(r.body).toEqual({ id: 1, name: 'ops test', scopes: [...OPERATOR_SCOPES].sort() });
-    const row = (await h.deps.db.select().from(operatorTokens).get())!;
-    expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(row.tokenHash).not.toContain(token.slice(4, 20));
-    expect(row.lastUsedAt).toBe(h.clock.now());
+    const row = async () => (await h.deps.db.select().from(operatorTokens).where(eq(operatorTokens.id, 1)).get())!;
+    expect((await row()).tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await row()).tokenHash).not.toContain(token.slice(4, 20));
+    expect(await row()).toMatchObject({ lastUsedAt: h.clock.now(), lastUsedIp: '198.51.100.7' });
+    const first = h.clock.now();
+    // Within a minute from the same address: no write.
+    h.clock.advance(30_000);
+    h.queries.length = 0;
+    await call('GET', '/whoami', { headers: { [TEST_IP_HEADER]: '198.51.100.7' } });
+    expect(h.queries.filter((q) => /^update "?operator_tokens/i.test(q))).toEqual([]);
+    expect((await row()).lastUsedAt).toBe(first);
+    // From another address: noted at once.
+    await call('GET', '/whoami', { headers: { [TEST_IP_HEADER]: '192.0.2.44' } });
+    expect(await row()).toMatchObject({ lastUsedAt: h.clock.now(), lastUsedIp: '192.0.2.44' });
   });
 
   it('answers on the main domain only: a tenant host says not-found', async () => {
     expect((await call('GET', '/tenants', { host: 'http://acme.localhost:8787' })).status).toBe(404);
   });
+});
 
-  it('stops answering an address after repeated wrong tokens (429), even a right token, until the window passes', async () => {
-    for (let i = 0; i < 20; i++) await call('GET', '/whoami', { token: `pop_${String(i).padStart(43, 'x')}` });
-    const limited = await call('GET', '/whoami');
-    expect(limited.status).toBe(429);
-    expect(limited.body.message).toBe('too-many-attempts');
+describe('token lifetimes', () => {
+  const DAY = 86_400_000;
+
+  it('a token expires after the days chosen at creation (90 by default) and is then refused exactly like an unknown one', async () => {
+    const standard = await createOperatorToken(h.deps.db, 'standard', ['tenants:read'], h.clock.now());
+    expect(standard.expiresAt).toBe(h.clock.now() + 90 * DAY);
+    const short = await createOperatorToken(h.deps.db, 'short', ['tenants:read'], h.clock.now(), { expiresInDays: 1 });
+    expect((await call('GET', '/whoami', { token: short.token })).status).toBe(200);
+    h.clock.advance(DAY - 1);
+    expect((await call('GET', '/whoami', { token: short.token })).status).toBe(200);
+    h.clock.advance(1);
+    const expired = await call('GET', '/whoami', { token: short.token });
+    const unknown = await call('GET', '/whoami', { token: `pop_${'U'.repeat(43)}` });
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual({ message: 'invalid-token' });
+    expect(unknown.body).toEqual(expired.body);
+    expect(expired.headers.get('www-authenticate')).toBe(unknown.headers.get('www-authenticate'));
+    h.clock.advance(89 * DAY - 1);
+    expect((await call('GET', '/whoami', { token: standard.token })).status).toBe(200);
+    h.clock.advance(1);
+    expect((await call('GET', '/whoami', { token: standard.token })).body).toEqual({ message: 'invalid-token' });
+  });
+
+  it('refuses a lifetime outside 1 to 365 days', async () => {
+    for (const days of [0, 366, 1.5, -1]) {
+      await expect(createOperatorToken(h.deps.db, 'x', ['tenants:read'], h.clock.now(), { expiresInDays: days }), String(days)).rejects.toMatchObject({ code: 'invalid-token-lifetime' });
+    }
+    expect((await createOperatorToken(h.deps.db, 'year', ['tenants:read'], h.clock.now(), { expiresInDays: 365 })).expiresAt).toBe(h.clock.now() + 365 * DAY);
+  });
+
+  it('rotation: a new token with the same name and scopes; the old one ends at once by default', async () => {
+    const old = await createOperatorToken(h.deps.db, 'deploy bot', ['tenants:read', 'requests:read'], h.clock.now(), { expiresInDays: 30 });
+    h.clock.advance(DAY);
+    const r = await rotateOperatorToken(h.deps.db, old.id, h.clock.now());
+    expect(r).toMatchObject({ name: 'deploy bot', scopes: ['requests:read', 'tenants:read'], expiresAt: h.clock.now() + 90 * DAY, replaced: { id: old.id, endsAt: h.clock.now() } });
+    expect(r.token).toMatch(/^pop_[A-Za-z0-9_-]{43}$/);
+    expect((await call('GET', '/whoami', { token: old.token })).body).toEqual({ message: 'invalid-token' });
+    expect((await call('GET', '/whoami', { token: r.token })).body).toEqual({ id: r.id, name: 'deploy bot', scopes: ['requests:read', 'tenants:read'] });
+    // Once: the successor is the one to rotate next.
+    await expect(rotateOperatorToken(h.deps.db, old.id, h.clock.now())).rejects.toMatchObject({ code: 'token-already-rotated', details: { successor: r.id } });
+    const next = await rotateOperatorToken(h.deps.db, r.id, h.clock.now(), { expiresInDays: 7 });
+    expect(next.expiresAt).toBe(h.clock.now() + 7 * DAY);
+    expect((await call('GET', '/whoami', { token: next.token })).status).toBe(200);
+  });
+
+  it('rotation with an overlap: both work until it ends, never past the old expiry; at most a day', async () => {
+    const old = await createOperatorToken(h.deps.db, 'ci', ['tenants:read'], h.clock.now());
+    const r = await rotateOperatorToken(h.deps.db, old.id, h.clock.now(), { overlapMinutes: 30 });
+    expect(r.replaced.endsAt).toBe(h.clock.now() + 30 * 60_000);
+    h.clock.advance(30 * 60_000 - 1);
+    expect((await call('GET', '/whoami', { token: old.token })).status).toBe(200);
+    expect((await call('GET', '/whoami', { token: r.token })).status).toBe(200);
+    h.clock.advance(1);
+    expect((await call('GET', '/whoami', { token: old.token })).body).toEqual({ message: 'invalid-token' });
+    expect((await call('GET', '/whoami', { token: r.token })).status).toBe(200);
+
+    // An overlap cannot lengthen a token's life.
+    const brief = await createOperatorToken(h.deps.db, 'brief', ['tenants:read'], h.clock.now(), { expiresInDays: 1 });
+    h.clock.advance(DAY - 10 * 60_000);
+    const r2 = await rotateOperatorToken(h.deps.db, brief.id, h.clock.now(), { overlapMinutes: 60 });
+    expect(r2.replaced.endsAt).toBe(brief.expiresAt);
+    await expect(rotateOperatorToken(h.deps.db, r2.id, h.clock.now(), { overlapMinutes: 24 * 60 + 1 })).rejects.toMatchObject({ code: 'invalid-rotation-overlap' });
+  });
+
+  it('rotation refuses a revoked or unknown token and writes nothing; an expired one may be rotated', async () => {
+    const revoked = await createOperatorToken(h.deps.db, 'gone', ['tenants:read'], h.clock.now());
+    await revokeOperatorToken(h.deps.db, revoked.id, h.clock.now());
+    const count = async () => (await h.deps.db.select().from(operatorTokens)).length;
+    const before = await count();
+    await expect(rotateOperatorToken(h.deps.db, revoked.id, h.clock.now())).rejects.toMatchObject({ code: 'token-revoked' });
+    await expect(rotateOperatorToken(h.deps.db, 999, h.clock.now())).rejects.toMatchObject({ code: 'not-found' });
+    expect(await count()).toBe(before);
+    const lapsed = await createOperatorToken(h.deps.db, 'lapsed', ['managers:read'], h.clock.now(), { expiresInDays: 1 });
+    h.clock.advance(2 * DAY);
+    const r = await rotateOperatorToken(h.deps.db, lapsed.id, h.clock.now());
+    expect((await call('GET', '/whoami', { token: r.token })).body).toMatchObject({ name: 'lapsed', scopes: ['managers:read'] });
+  });
+
+  it('parallel rotations of one token: exactly one succeeds', async () => {
+    const old = await createOperatorToken(h.deps.db, 'raced', ['tenants:read'], h.clock.now());
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => rotateOperatorToken(h.deps.db, old.id, h.clock.now())));
+    expect(results.filter((x) => x.status === 'fulfilled')).toHaveLength(1);
+    for (const x of results) if (x.status === 'rejected') expect(x.reason).toMatchObject({ code: 'token-already-rotated' });
+    expect((await h.deps.db.select().from(operatorTokens).where(eq(operatorTokens.replacesId, old.id))).length).toBe(1);
+  });
+
+  it('lists usable tokens first, soonest to end on top, then ended ones; never a secret', async () => {
+    const a = await createOperatorToken(h.deps.db, 'long', ['tenants:read'], h.clock.now(), { expiresInDays: 200 });
+    const b = await createOperatorToken(h.deps.db, 'soon', ['tenants:read'], h.clock.now(), { expiresInDays: 3 });
+    const c = await createOperatorToken(h.deps.db, 'lapsing', ['tenants:read'], h.clock.now(), { expiresInDays: 1 });
+    const d = await createOperatorToken(h.deps.db, 'revoked', ['tenants:read'], h.clock.now());
+    await revokeOperatorToken(h.deps.db, d.id, h.clock.now());
+    const e = await createOperatorToken(h.deps.db, 'rotating', ['tenants:read'], h.clock.now());
+    const e2 = await rotateOperatorToken(h.deps.db, e.id, h.clock.now(), { overlapMinutes: 60 });
+    await call('GET', '/whoami', { token: b.token, headers: { [TEST_IP_HEADER]: '192.0.2.9' } });
+    h.clock.advance(DAY + 1);
+    const list = await listOperatorTokens(h.deps.db, h.clock.now());
+    expect(list.map((t) => [t.name, t.state])).toEqual([
+      ['soon', 'active'],
+      ['ops test', 'active'],
+      ['rotating', 'active'],
+      ['long', 'active'],
+      ['lapsing', 'expired'],
+      ['rotating', 'rotated'],
+      ['revoked', 'revoked'],
+    ]);
+    expect(list.find((t) => t.id === b.id)).toMatchObject({ lastUsedIp: '192.0.2.9', lastUsedAt: h.clock.now() - DAY - 1, endsAt: b.expiresAt });
+    expect(list.find((t) => t.id === e.id)).toMatchObject({ replacedById: e2.id, endsAt: e2.replaced.endsAt });
+    expect(list.find((t) => t.id === e2.id)).toMatchObject({ replacesId: e.id });
+    expect(list.find((t) => t.id === c.id)!.endsAt).toBe(c.expiresAt);
+    expect(list.find((t) => t.id === a.id)!.endsAt).toBe(a.expiresAt);
+    expect(JSON.stringify(list)).not.toMatch(/pop_|[0-9a-f]{64}/);
+  });
+});
+
+describe('failed tokens: per token prefix and address, and per address', () => {
+  const OFFICE = { [TEST_IP_HEADER]: '198.51.100.80' };
+  const randomToken = () => `pop_${randomBytes(32).toString('base64url')}`;
+
+  it('one office behind one address: a tool with a broken token locks only itself out; another tool with a good token keeps working', async () => {
+    const broken = randomToken();
+    const results: number[] = [];
+    for (let i = 0; i < 120; i++) results.push((await call('GET', '/tenants', { token: broken, headers: OFFICE })).status);
+    expect(results.slice(0, 20)).toEqual(Array(20).fill(401));
+    expect(new Set(results.slice(20))).toEqual(new Set([429]));
+    const limited = await call('GET', '/tenants', { token: broken, headers: OFFICE });
+    expect(limited.body).toMatchObject({ message: 'too-many-attempts' });
+    expect(limited.body.duration).toBeGreaterThan(0);
+    // The other tool behind the same address, again and again.
+    for (let i = 0; i < 30; i++) expect((await call('GET', '/tenants', { headers: OFFICE })).status).toBe(200);
+    // The broken tool from elsewhere is not locked.
+    expect((await call('GET', '/tenants', { token: broken, headers: { [TEST_IP_HEADER]: '192.0.2.200' } })).status).toBe(401);
+    // The broken tool spent 20 of the address's failures, not 121.
+    const row = await h.deps.db.select().from(throttles).where(eq(throttles.key, 'operator-auth:ip:198.51.100.80')).get();
+    expect(row!.hits).toBe(20);
+    // Counted under its prefix, never the whole secret.
+    const keys = (await h.deps.db.select().from(throttles)).map((t) => t.key).filter((k) => k.startsWith('operator-auth:'));
+    expect(keys).toContain(`operator-auth:tok:198.51.100.80:${broken.slice(0, 12)}`);
+    expect(keys.join(' ')).not.toContain(broken.slice(0, 13));
     h.clock.advance(10 * 60_000 + 1);
-    expect((await call('GET', '/whoami')).status).toBe(200);
+    expect((await call('GET', '/tenants', { token: broken, headers: OFFICE })).status).toBe(401);
+  });
+
+  it('spraying random tokens from one address hits the per-address cap; then even a good token waits, other addresses do not', async () => {
+    for (let i = 0; i < 100; i++) expect((await call('GET', '/whoami', { token: randomToken(), headers: OFFICE })).status, `attempt ${i + 1}`).toBe(401);
+    expect((await call('GET', '/whoami', { token: randomToken(), headers: OFFICE })).status).toBe(429);
+    expect((await call('GET', '/whoami', { headers: OFFICE })).status).toBe(429);
+    expect((await call('GET', '/whoami', { headers: { [TEST_IP_HEADER]: '192.0.2.201' } })).status).toBe(200);
+    h.clock.advance(10 * 60_000 + 1);
+    expect((await call('GET', '/whoami', { headers: OFFICE })).status).toBe(200);
+  });
+
+  it('a good token gives its attempts back: any number of calls never locks it out', async () => {
+    for (let i = 0; i < 130; i++) expect((await call('GET', '/whoami', { headers: OFFICE })).status).toBe(200);
+  });
+
+  it('a request without a token is answered 401 without counting anything', async () => {
+    for (let i = 0; i < 30; i++) expect((await call('GET', '/whoami', { token: null, headers: OFFICE })).status).toBe(401);
+    expect((await h.deps.db.select().from(throttles)).filter((t) => t.key.startsWith('operator-auth:'))).toEqual([]);
   });
 });
 

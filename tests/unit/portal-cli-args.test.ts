@@ -1,6 +1,7 @@
-// The CLI's argument parsing: dates, apps with seats, feature switches and limits.
+// The CLI's argument parsing: dates, apps with seats, feature switches and limits, token lifetimes
+// and rotation overlaps, and the SQL it sends through wrangler.
 import { describe, expect, it } from 'vitest';
-import { parseApps, parseFeatures, parseInstant } from '../../scripts/portal-cli';
+import { inlineSql, parseApps, parseFeatures, parseInstant, parseLifetimeDays, parseOverlapMinutes } from '../../scripts/portal-cli';
 
 describe('portal CLI arguments', () => {
   it('reads a date as midnight Japan time, passes ISO 8601 with an offset through, "none" clears', () => {
@@ -34,5 +35,30 @@ describe('portal CLI arguments', () => {
     expect(() => parseFeatures(['sso-users=many'])).toThrow(/expected a number/);
     expect(() => parseFeatures(['kintone=yes'])).toThrow(/expected on or off/);
     expect(() => parseFeatures(['teleport=on'])).toThrow(/unknown feature "teleport"/);
+  });
+
+  it('reads a token lifetime in whole days from 1 to 365, 90 by default', () => {
+    expect(parseLifetimeDays(undefined)).toBe(90);
+    expect(parseLifetimeDays('1')).toBe(1);
+    expect(parseLifetimeDays('365')).toBe(365);
+    for (const bad of ['0', '366', '1.5', '-3', '90d', '', '1e2']) {
+      expect(() => parseLifetimeDays(bad), bad).toThrow(/^--expires-in: expected a whole number of days from 1 to 365; got /);
+    }
+  });
+
+  it('reads a rotation overlap in whole minutes from 0 to 1440, 0 by default', () => {
+    expect(parseOverlapMinutes(undefined)).toBe(0);
+    expect(parseOverlapMinutes('0')).toBe(0);
+    expect(parseOverlapMinutes('1440')).toBe(1440);
+    for (const bad of ['1441', '-1', '5m', '0.5', '']) {
+      expect(() => parseOverlapMinutes(bad), bad).toThrow(/^--overlap: expected a whole number of minutes from 0 to 1440/);
+    }
+  });
+
+  it('writes arguments into SQL for wrangler: strings quoted (quotes doubled), integers, NULL; a count mismatch or a non-integer throws', () => {
+    expect(inlineSql('INSERT INTO t (a, b, c, d) VALUES (?, ?, ?, ?)', ["O'Brien's; DROP TABLE t; --", 'why?', 17, null])).toBe("INSERT INTO t (a, b, c, d) VALUES ('O''Brien''s; DROP TABLE t; --', 'why?', 17, NULL)");
+    expect(() => inlineSql('SELECT ?, ?', [1])).toThrow(/more placeholders/);
+    expect(() => inlineSql('SELECT ?', [1, 2])).toThrow(/more arguments/);
+    expect(() => inlineSql('SELECT ?', [1.5])).toThrow(/not an integer/);
   });
 });

@@ -26,8 +26,12 @@ declare module 'vitest' {
     publicPort: number;
     /** Folder where the loopback SMTP receiver writes each message the worker sent (one .eml each). */
     mailDir: string;
-    /** An operator token with every scope, made by `npm run portal -- token create --d1`. */
+    /** An operator token with every scope, made by `npm run portal -- token create --d1`, then rotated (`token rotate --d1`). */
     operatorToken: string;
+    /** The token it replaced (ended at once). Workers layer only. */
+    retiredOperatorToken: string;
+    /** `token list --d1 --json` after the rotation (its output as printed). Workers layer only. */
+    operatorTokenList: string;
   }
 }
 
@@ -171,6 +175,8 @@ export default async function setup(project: TestProject) {
   const smtp = await startSmtp(mailDir);
   let dev: Dev | undefined;
   let operatorToken = '';
+  let retiredOperatorToken = '';
+  let operatorTokenList = '';
   // Should vitest die without running teardown, still leave no workerd behind.
   const onExit = () => dev && stopGroup(dev.child, 'SIGKILL');
   process.once('exit', onExit);
@@ -180,8 +186,15 @@ export default async function setup(project: TestProject) {
     if (!/Demo data loaded/.test(seeded)) throw new Error(`workers setup: the seed loaded nothing. Output:\n${seeded}`);
     // The operators' CLI writes the token row to this D1 through `wrangler d1 execute`.
     const made = await run('operator token', [tsxBin, join(root, 'scripts/portal-cli.ts'), 'token', 'create', '--name', 'workers', '--scopes', 'all', '--d1', '--persist-to', persistDir, '--json']);
-    operatorToken = /"token": "(pop_[A-Za-z0-9_-]{43})"/.exec(made)?.[1] ?? '';
-    if (!operatorToken) throw new Error(`workers setup: no operator token. Output:\n${made}`);
+    retiredOperatorToken = /"token": "(pop_[A-Za-z0-9_-]{43})"/.exec(made)?.[1] ?? '';
+    if (!retiredOperatorToken) throw new Error(`workers setup: no operator token. Output:\n${made}`);
+    // Rotated at once through the same path (one INSERT ... SELECT on D1): the tests use the
+    // successor, and check that the first one is refused and how `token list` reads D1.
+    const madeId = /"id": (\d+)/.exec(made)?.[1] ?? '';
+    const rotated = await run('operator token rotation', [tsxBin, join(root, 'scripts/portal-cli.ts'), 'token', 'rotate', madeId, '--d1', '--persist-to', persistDir, '--json']);
+    operatorToken = /"token": "(pop_[A-Za-z0-9_-]{43})"/.exec(rotated)?.[1] ?? '';
+    if (!operatorToken) throw new Error(`workers setup: the operator token was not rotated. Output:\n${rotated}`);
+    operatorTokenList = await run('operator token list', [tsxBin, join(root, 'scripts/portal-cli.ts'), 'token', 'list', '--d1', '--persist-to', persistDir, '--json']);
     // The SAML tests' own tenant with an SSO member (tests/workers/saml.test.ts).
     await run('sso tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/sso-tenant.sql')]);
     await run('revocation tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/revocation-tenant.sql')]);
@@ -209,6 +222,8 @@ export default async function setup(project: TestProject) {
   project.provide('publicPort', 8787);
   project.provide('mailDir', mailDir);
   project.provide('operatorToken', operatorToken);
+  project.provide('retiredOperatorToken', retiredOperatorToken);
+  project.provide('operatorTokenList', operatorTokenList);
 
   return async () => {
     await stopDev(dev!);

@@ -47,6 +47,41 @@ describe('operator API in workerd', () => {
   });
 });
 
+describe('operator token lifetimes on D1 (written by the CLI through wrangler)', () => {
+  it('the rotated token is refused like an unknown one; its successor has the same name and scopes', async () => {
+    const retired = await call('GET', '/whoami', undefined, inject('retiredOperatorToken'));
+    expect(retired.status).toBe(401);
+    expect(retired.body).toEqual({ message: 'invalid-token' });
+    const me = await call('GET', '/whoami');
+    expect(me.body).toMatchObject({ name: 'workers', scopes: expect.arrayContaining(['tenants:write', 'requests:read']) });
+  });
+
+  it('token list reads D1: the successor active with an expiry 90 days out, the first one ended by the rotation', () => {
+    const out = inject('operatorTokenList');
+    const { tokens } = JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1));
+    expect(tokens).toHaveLength(2);
+    const [successor, first] = tokens;
+    expect(successor).toMatchObject({ name: 'workers', state: 'active', replacesId: first.id, replacedById: null });
+    expect(successor.expiresAt - successor.createdAt).toBe(90 * 86_400_000);
+    expect(first).toMatchObject({ name: 'workers', state: 'rotated', replacedById: successor.id });
+    expect(first.endsAt).toBeLessThanOrEqual(successor.createdAt);
+  });
+
+  it('one address: a tool with a broken token is locked out after 20 failures, even in parallel, and a good token keeps working', async () => {
+    const ip = { 'cf-connecting-ip': '192.0.2.70' };
+    const broken = `pop_${'K'.repeat(43)}`;
+    // More than the per-address cap (100): only the 20 its own limit let through count there.
+    const rs = await Promise.all(
+      Array.from({ length: 130 }, () => rawRequest(port, { method: 'GET', path: '/accounts/api/operator/whoami', host, headers: { authorization: `Bearer ${broken}`, ...ip } })),
+    );
+    expect(rs.filter((r) => r.status === 401).length).toBeLessThanOrEqual(20);
+    expect(rs.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(110);
+    for (let i = 0; i < 3; i++) {
+      expect((await rawRequest(port, { method: 'GET', path: '/accounts/api/operator/whoami', host, headers: { authorization: `Bearer ${token}`, ...ip } })).status).toBe(200);
+    }
+  });
+});
+
 describe('scheduled handler', () => {
   it('runs the scheduled jobs when the cron trigger fires, and the app keeps answering', async () => {
     const r = await rawRequest(port, { method: 'GET', path: '/__scheduled?cron=17+*+*+*+*', host });

@@ -13,15 +13,28 @@ export interface Limit {
   key: string;
   max: number;
   windowMs: number;
+  /**
+   * Count the attempt here only while this other limit, reserved before it in the same call, is
+   * within its maximum: attempts an inner limit already refuses do not spend the outer budget
+   * (one client locked out by its own key cannot lock out its neighbours).
+   */
+  onlyWithin?: Limit;
 }
 
 export type LimitCode = 'too-many-attempts' | 'locked-out' | 'Too Many Attempts.';
 
 function reserveStatement(db: Db, limit: Limit, now: number) {
   const resetAt = now + limit.windowMs;
-  return db
-    .insert(throttles)
-    .values({ key: limit.key, hits: 1, resetAt })
+  const gate = limit.onlyWithin;
+  // The gate is read inside the same statement (after the earlier statement of the batch wrote
+  // it), so no request can slip between the check and the count. SQLite needs the WHERE for an
+  // upsert from a SELECT.
+  const insert = gate
+    ? db
+        .insert(throttles)
+        .select(sql`select ${limit.key}, 1, ${resetAt} where (select g.hits from throttles g where g.key = ${gate.key}) <= ${gate.max}`)
+    : db.insert(throttles).values({ key: limit.key, hits: 1, resetAt });
+  return insert
     .onConflictDoUpdate({
       target: throttles.key,
       set: {
@@ -35,7 +48,8 @@ function reserveStatement(db: Db, limit: Limit, now: number) {
 /**
  * Counts one attempt against every limit (one batch: one round trip, atomic per statement) and
  * throws `code` (429, with the seconds to wait) when any of them is now over its maximum. The
- * caller does its work only after this returns.
+ * caller does its work only after this returns. A limit with `onlyWithin` must come after the
+ * limit it names.
  */
 export async function reserve(db: Db, limits: Limit[], now: number, code: LimitCode = 'too-many-attempts'): Promise<void> {
   if (limits.length === 0) return;

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { AppError } from '../../domain/errors';
 import { createTenant, getTenant, listTenants, updateTenant, auditOperator, type OperatorActor } from '../../domain/operator/tenants';
 import { deleteMaintenance, listMaintenance, listManagers, listServiceRequests, markRequestHandled, postMaintenance, setManager } from '../../domain/operator/staff';
-import { authenticateOperator, type OperatorIdentity } from '../../domain/operator/tokens';
+import { authenticateOperator, failureBucket, type OperatorIdentity } from '../../domain/operator/tokens';
 import { refund, reserve } from '../../domain/security/limiter';
 import { addressKey } from '../../domain/security/network';
 import {
@@ -23,8 +23,14 @@ import { readJson, readQuery } from './validate';
 
 export type OperatorEnv = { Variables: AppVariables & { operator: OperatorIdentity } };
 
-/** Failed bearer attempts per client address before the API stops answering them for a while. */
-export const OPERATOR_AUTH_LIMIT = { max: 20, windowMs: 10 * 60_000 };
+/**
+ * Failed bearer attempts (decision 0036). Per client address and presented token's prefix: one
+ * tool with a broken token locks only itself out. Per address, looser, counted only while that
+ * token's own limit is not yet reached (so a locked-out tool that keeps retrying spends nothing
+ * more): stops spraying random tokens, and takes five broken tools behind one address to reach.
+ */
+export const OPERATOR_TOKEN_FAILURE_LIMIT = { max: 20, windowMs: 10 * 60_000 };
+export const OPERATOR_ADDRESS_FAILURE_LIMIT = { max: 100, windowMs: 10 * 60_000 };
 
 const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   // Operators work across tenants: the API answers on the main domain only, never on a tenant host.
@@ -33,23 +39,27 @@ const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   c.set('session', null);
   c.set('user', null);
   c.set('member', null);
-  const { db, clock } = c.get('deps');
-  const limit = { key: `operator-auth:ip:${addressKey(c.get('clientIp'))}`, ...OPERATOR_AUTH_LIMIT };
-  // Reserved before the token is looked at; a good token gives its attempt back.
-  await reserve(db, [limit], clock.now());
   const header = c.req.header('authorization') ?? '';
   const m = /^Bearer ([^\s]+)$/i.exec(header.trim());
+  // No credential, no lookup: nothing to count.
   if (!m) {
-    await refund(db, [limit], clock.now());
     c.header('WWW-Authenticate', 'Bearer realm="operator"');
     return c.json({ message: 'unauthenticated' }, 401);
   }
-  const result = await authenticateOperator(db, m[1]!, clock.now());
+  const presented = m[1]!;
+  const { db, clock } = c.get('deps');
+  const address = addressKey(c.get('clientIp'));
+  const perToken = { key: `operator-auth:tok:${address}:${failureBucket(presented)}`, ...OPERATOR_TOKEN_FAILURE_LIMIT };
+  const perAddress = { key: `operator-auth:ip:${address}`, ...OPERATOR_ADDRESS_FAILURE_LIMIT, onlyWithin: perToken };
+  // Reserved before the token is looked at (parallel requests cannot pass a limit); a good token
+  // gives its attempts back.
+  await reserve(db, [perToken, perAddress], clock.now());
+  const result = await authenticateOperator(db, presented, clock.now(), c.get('clientIp'));
   if (!result.ok) {
     c.header('WWW-Authenticate', 'Bearer realm="operator", error="invalid_token"');
     return c.json({ message: 'invalid-token' }, 401);
   }
-  await refund(db, [limit], clock.now());
+  await refund(db, [perToken, perAddress], clock.now());
   c.set('operator', result.identity);
   return next();
 };

@@ -121,6 +121,24 @@ export function adminGuard(db: Db, tenantId: number) {
       WHERE tu.tenant_id = ${tenantId} AND tu.is_admin = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL AND tu.invitation_pending = 0)`);
 }
 
+/**
+ * Fails the batch when, after its own writes, more active members use SSO than the tenant's SSO
+ * users limit allows (read from the tenant row in the same statement, never from a copy).
+ */
+export function ssoGuard(db: Db, tenantId: number) {
+  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
+    SELECT NULL, NULL FROM tenants t WHERE t.id = ${tenantId}
+      AND (SELECT count(*) FROM tenant_users tu
+           WHERE tu.tenant_id = t.id AND tu.is_sso_enabled = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL AND tu.invitation_pending = 0)
+        > max(t.feature_sso_users_limit, 0)`);
+}
+
+/** Fails the batch when two members of the tenant would share a SAML name id (one could sign in as the other). */
+export function nameIdGuard(db: Db, tenantId: number, nameId: string) {
+  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
+    SELECT NULL, NULL WHERE (SELECT count(*) FROM tenant_users WHERE tenant_id = ${tenantId} AND saml_name_id = ${nameId}) > 1`);
+}
+
 export function isGuardFailure(e: unknown): boolean {
   const text = `${String(e)} ${String((e as { cause?: unknown })?.cause ?? '')}`;
   return /NOT NULL constraint failed: tenant_apps/i.test(text);

@@ -2,9 +2,10 @@
 // edit, deactivate, reactivate, invitations, SSO for all, app usage counts. Each change is one
 // batch (D1 has no interactive transactions) carrying its audit entry and, where a race could
 // break a rule (last admin, seats), a guard statement that rolls the batch back.
-import { and, count, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Deps } from '../../deps';
-import { additionalDepartments, mailQueue, samlSettings, sessions, tenantUsers, users, type Tenant } from '../../db/schema';
+import { additionalDepartments, mailQueue, samlSettings, sessions, tenants, tenantUsers, users, type Tenant, type User } from '../../db/schema';
 import type { AdminUser, ManagedApp, UserInput, UserUpdateInput } from '../../shared/people-schemas';
 import { actorSnapshot, auditInsert } from '../audit/log';
 import { AppError, isUniqueViolation } from '../errors';
@@ -19,9 +20,11 @@ import {
   assertSeats,
   findMember,
   isGuardFailure,
+  nameIdGuard,
   nameIsTenants,
   rawStatement,
   seatGuard,
+  ssoGuard,
   toAdminUsers,
   type MemberRow,
 } from './members';
@@ -133,68 +136,116 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   const mainId = input.department_id ?? null;
   const extraIds = [...new Set(input.additionalDepartmentIds)].filter((d) => d !== mainId);
   await assertDepartments(db, tenant.id, mainId === null ? extraIds : [mainId, ...extraIds]);
+  // These reads answer the usual cases with the right message early; the batch below decides.
   const existing = await db.select().from(users).where(eq(users.email, email)).get();
   if (existing) {
     const member = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(and(eq(tenantUsers.tenantId, tenant.id), eq(tenantUsers.userId, existing.id))).get();
     if (member) throw new AppError('user_already_exists', 409);
   }
-  // An account that is someone's already (registered, or a member elsewhere) is invited: nothing
-  // about it is this tenant's, and nothing counts, until the person accepts (decision 0027).
-  const pending = existing !== undefined && !(await nameIsTenants(db, tenant.id, existing));
   const apps = [...new Set(input.allowedApps)];
   await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
-  // SSO is switched on for a pending invitation only after it is accepted.
-  const sso = input.is_sso_enabled && !pending;
-  if (sso) await assertSsoSeat(deps, tenant, null);
-  await assertFreeNameId(deps, tenant.id, sso ? input.saml_name_id || null : null, null);
+  const nameId = input.is_sso_enabled ? input.saml_name_id || null : null;
+  const likelyPending = existing !== undefined && !(await nameIsTenants(db, tenant.id, existing));
+  if (input.is_sso_enabled && !likelyPending) await assertSsoSeat(deps, tenant, null);
+  if (!likelyPending) await assertFreeNameId(deps, tenant.id, nameId, null);
   const now = clock.now();
-  const statements: unknown[] = [];
-  if (!existing) {
-    statements.push(db.insert(users).values({ name: input.name, email, createdAt: now, updatedAt: now }).onConflictDoNothing());
-  }
-  const userIdSql = sql`(SELECT id FROM users WHERE email = ${email})`;
-  const needsInvite = !pending && !existing?.passwordHash;
+  // A new account for the address unless one exists when the batch runs (not when it was read:
+  // the address may have moved to another name meanwhile).
+  const statements: unknown[] = [db.insert(users).values({ name: input.name, email, createdAt: now, updatedAt: now }).onConflictDoNothing()];
+  // An account that is someone's already (registered, a tenant manager, or a member of another
+  // tenant) is invited: nothing about it is this tenant's, and nothing counts, until the person
+  // accepts (decision 0027). Decided here, inside the insert, from the rows as they are when it
+  // runs: two tenants adding one new address at the same moment cannot both make it a full
+  // member (decision 0035). SSO is switched on for an invitation only once it is accepted.
+  const pending = sql`(u.password_hash IS NOT NULL OR u.is_tenant_manager = 1
+    OR EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${tenant.id}))`;
   const cols = appColumns(apps, { meishi: null, scheduler: null }, now);
   statements.push(
     rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, saml_name_id, department_id,
         invited_at, invitation_pending, meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
-      VALUES (${tenant.id}, ${userIdSql}, ${input.is_admin ? 1 : 0}, ${sso ? 1 : 0},
-        ${sso ? (input.saml_name_id || null) : null}, ${mainId}, ${needsInvite || pending ? now : null}, ${pending ? 1 : 0},
-        ${cols.meishiAccessGrantedAt}, ${cols.schedulerAccessGrantedAt}, ${now}, ${now})`),
+      SELECT ${tenant.id}, u.id, ${input.is_admin ? 1 : 0}, CASE WHEN ${pending} THEN 0 ELSE ${input.is_sso_enabled ? 1 : 0} END,
+        CASE WHEN ${pending} THEN NULL ELSE ${nameId} END, ${mainId}, ${now}, ${pending},
+        ${cols.meishiAccessGrantedAt}, ${cols.schedulerAccessGrantedAt}, ${now}, ${now}
+      FROM users u WHERE u.email = ${email}`),
   );
+  // The new membership row, as the statements after the insert find it.
+  const member = sql`users u CROSS JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${tenant.id}`;
+  const it = sql`u.email = ${email}`;
   if (extraIds.length) {
     statements.push(
       rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
-        SELECT ${tenant.id}, tu.id, d.value FROM tenant_users tu CROSS JOIN json_each(${JSON.stringify(extraIds)}) d
-        WHERE tu.tenant_id = ${tenant.id} AND tu.user_id = ${userIdSql}`),
+        SELECT ${tenant.id}, tu.id, d.value FROM ${member} CROSS JOIN json_each(${JSON.stringify(extraIds)}) d WHERE ${it}`),
     );
   }
-  if (needsInvite) {
-    statements.push(rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
-      VALUES (${tenant.id}, ${userIdSql}, 'invitation', 'pending', 0, ${now}, ${now})`));
-  }
+  // New people get a registration invitation, invited accounts the mail that asks them to accept.
   statements.push(
+    rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
+      SELECT ${tenant.id}, u.id, CASE WHEN tu.invitation_pending = 1 THEN 'added' ELSE 'invitation' END, 'pending', 0, ${now}, ${now} FROM ${member} WHERE ${it}`),
     rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
-      VALUES (${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.created', 'user', CAST(${userIdSql} AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
-        ${JSON.stringify({ email, apps, is_admin: input.is_admin, is_sso_enabled: sso, ...(pending ? { invitation_pending: true } : {}) })}, ${now})`),
+      SELECT ${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
+        json_patch(json_patch(${JSON.stringify({ email, apps, is_admin: input.is_admin })}, json_object('is_sso_enabled', json(CASE WHEN tu.is_sso_enabled = 1 THEN 'true' ELSE 'false' END))),
+          CASE WHEN tu.invitation_pending = 1 THEN '{"invitation_pending":true}' ELSE '{}' END), ${now}
+      FROM ${member} WHERE ${it}`),
+    seatGuard(db, tenant.id),
+    ssoGuard(db, tenant.id),
+    ...(nameId ? [nameIdGuard(db, tenant.id, nameId)] : []),
   );
-  statements.push(seatGuard(db, tenant.id));
   try {
-    await runGuarded(deps, tenant, statements, () => seatError(deps, tenant, apps));
+    await runGuarded(deps, tenant, statements, () => guardError(deps, tenant, { apps, nameId, exceptMember: null, sso: input.is_sso_enabled }));
   } catch (e) {
     // A concurrent add of the same address hit the unique index.
     if (isUniqueViolation(e, 'tenant_users')) throw new AppError('user_already_exists', 409);
     throw e;
   }
   const user = await db.select().from(users).where(eq(users.email, email)).get();
-  if (pending) {
-    // The person is asked to accept; the mail says which tenant and where to answer.
-    await sendAddedToTenant(deps, existing!, tenant).catch((err) =>
-      console.error(JSON.stringify({ level: 'error', msg: 'added-to-tenant mail failed', error: String(err) })),
-    );
-  }
-  return { user: await reload(deps, tenant, user!.id), invited: needsInvite || pending };
+  // Registration invitation or "accept" mail: both are queued above and sent by the caller.
+  return { user: await reload(deps, tenant, user!.id), invited: true };
 }
+
+/**
+ * Which rule a failed guard statement stood for, from a fresh look at the data (the batch rolled
+ * back, so the rows are as the concurrent change left them).
+ */
+async function guardError(
+  deps: Deps,
+  tenant: Tenant,
+  p: { apps: ManagedApp[]; nameId: string | null; exceptMember: number | null; sso: boolean; lastAdmin?: 'cannot-make-last-admin-as-non-admin'; soleMember?: number },
+): Promise<never> {
+  if (p.lastAdmin && (await activeAdminCount(deps.db, tenant.id)) <= 1) throw new AppError(p.lastAdmin, 422);
+  if (p.soleMember !== undefined) await assertSoleMembership(deps, p.soleMember);
+  if (p.nameId) await assertFreeNameId(deps, tenant.id, p.nameId, p.exceptMember);
+  if (p.sso) {
+    const fresh = await deps.db.select({ limit: tenants.featureSsoUsersLimit }).from(tenants).where(eq(tenants.id, tenant.id)).get();
+    if ((await ssoUsersOtherThan(deps, tenant.id, p.exceptMember)) + 1 > Math.max(0, fresh?.limit ?? 0)) throw new AppError('sso_users_limit_exceeded', 422);
+  }
+  return seatError(deps, tenant, p.apps);
+}
+
+/** The address is the identity in every tenant: one tenant's admin may not change it for all. */
+async function assertSoleMembership(deps: Deps, user: User | number): Promise<void> {
+  const id = typeof user === 'number' ? user : user.id;
+  const row = await deps.db
+    .select({ n: count(), manager: sql<number>`max(${users.isTenantManager})` })
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .where(eq(tenantUsers.userId, id))
+    .get();
+  if ((row?.n ?? 0) > 1 || Boolean(row?.manager)) throw new AppError('belongs-to-multiple-tenants', 409);
+}
+
+/** Fails the batch when the account belongs to another tenant too, or is a tenant manager. */
+function soleMembershipGuard(deps: Deps, tenantId: number, userId: number) {
+  return rawStatement(deps.db, sql`INSERT INTO tenant_apps (tenant_id, app)
+    SELECT NULL, NULL WHERE EXISTS (SELECT 1 FROM tenant_users WHERE user_id = ${userId} AND tenant_id <> ${tenantId})
+      OR EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND is_tenant_manager = 1)`);
+}
+
+/**
+ * Whether the account's own name is this tenant's to set: nobody has claimed it (no password,
+ * not staff, no other tenant). As SQL over `users` row `u`, evaluated by the statement that writes.
+ */
+const nameIsTenantsSql = (tenantId: number, userId: SQL) => sql`(SELECT u.password_hash IS NULL AND u.is_tenant_manager = 0
+    AND NOT EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${tenantId}) FROM users u WHERE u.id = ${userId})`;
 
 /** PATCH admin/users/{id}. */
 export async function updateUser(
@@ -211,8 +262,8 @@ export async function updateUser(
   const email = input.email.toLowerCase();
   // A tenant admin never rewrites a person's own name: for an account that is the person's
   // (registered, or shared with another tenant) the name typed here is this tenant's label.
+  // Decided by the statements that write, from the rows as they are then (decision 0035).
   const renames = input.name !== (member.displayName ?? user.name);
-  const ownsName = renames && (await nameIsTenants(db, tenant.id, user));
   const emailChanged = email !== user.email;
   const mainId = input.department_id === undefined ? member.departmentId : input.department_id;
   const extraIds = input.additionalDepartmentIds === undefined ? undefined : [...new Set(input.additionalDepartmentIds)].filter((d) => d !== mainId);
@@ -221,9 +272,7 @@ export async function updateUser(
   if (emailChanged) {
     const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
     if (taken) throw new AppError('duplicate-email', 409);
-    const memberships = await db.select({ n: count() }).from(tenantUsers).where(eq(tenantUsers.userId, user.id)).get();
-    // The address is the identity in every tenant: one tenant's admin may not change it for all.
-    if ((memberships?.n ?? 0) > 1 || user.isTenantManager) throw new AppError('belongs-to-multiple-tenants', 409);
+    await assertSoleMembership(deps, user);
   }
 
   const deactivated = member.deactivatedAt !== null;
@@ -245,13 +294,8 @@ export async function updateUser(
 
   const now = clock.now();
   const statements: unknown[] = [];
-  const userSet: Partial<typeof users.$inferInsert> = { ...(ownsName ? { name: input.name } : {}), updatedAt: now };
-  if (emailChanged) {
-    // The new address must prove itself: the account starts over with an invitation to it.
-    Object.assign(userSet, { email, emailVerifiedAt: null, passwordHash: null, passwordChangedAt: null, passwordScore: null });
-    statements.push(db.delete(sessions).where(eq(sessions.userId, user.id)));
-  }
-  statements.push(db.update(users).set(userSet).where(eq(users.id, user.id)));
+  const owns = nameIsTenantsSql(tenant.id, sql`${user.id}`);
+  // The membership first: its label is decided on the account as it was before this edit.
   statements.push(
     db
       .update(tenantUsers)
@@ -260,13 +304,20 @@ export async function updateUser(
         isSsoEnabled: ssoOn,
         samlNameId,
         departmentId: mainId,
-        ...(renames && !ownsName ? { displayName: input.name } : {}),
+        ...(renames ? { displayName: sql`CASE WHEN ${owns} THEN ${tenantUsers.displayName} ELSE ${input.name} END` } : {}),
         ...appColumns(apps, { meishi: member.meishiAccessGrantedAt, scheduler: member.schedulerAccessGrantedAt }, now),
         ...(emailChanged ? { invitedAt: now, lastActiveAt: null } : {}),
         updatedAt: now,
       })
       .where(and(eq(tenantUsers.id, member.id), eq(tenantUsers.tenantId, tenant.id))),
   );
+  const userSet: SQLiteUpdateSetSource<typeof users> = { ...(renames ? { name: sql`CASE WHEN ${owns} THEN ${input.name} ELSE ${users.name} END` } : {}), updatedAt: now };
+  if (emailChanged) {
+    // The new address must prove itself: the account starts over with an invitation to it.
+    Object.assign(userSet, { email, emailVerifiedAt: null, passwordHash: null, passwordChangedAt: null, passwordScore: null });
+    statements.push(db.delete(sessions).where(eq(sessions.userId, user.id)));
+  }
+  statements.push(db.update(users).set(userSet).where(eq(users.id, user.id)));
   if (extraIds !== undefined) {
     statements.push(db.delete(additionalDepartments).where(and(eq(additionalDepartments.tenantId, tenant.id), eq(additionalDepartments.tenantUserId, member.id))));
     if (extraIds.length) {
@@ -284,12 +335,28 @@ export async function updateUser(
       ...(ssoOn !== member.isSsoEnabled ? { is_sso_enabled: ssoOn } : {}),
     }), now),
   );
+  const ssoAdded = ssoOn && !member.isSsoEnabled && !deactivated;
   if (member.isAdmin && !isAdmin) statements.push(adminGuard(db, tenant.id));
   if (added.length && !deactivated) statements.push(seatGuard(db, tenant.id));
-  await runGuarded(deps, tenant, statements, async () => {
-    if (member.isAdmin && !isAdmin && (await activeAdminCount(db, tenant.id)) <= 1) throw new AppError('cannot-make-last-admin-as-non-admin', 422);
-    return seatError(deps, tenant, added);
-  });
+  if (ssoAdded) statements.push(ssoGuard(db, tenant.id));
+  if (samlNameId && samlNameId !== member.samlNameId) statements.push(nameIdGuard(db, tenant.id, samlNameId));
+  if (emailChanged) statements.push(soleMembershipGuard(deps, tenant.id, user.id));
+  try {
+    await runGuarded(deps, tenant, statements, () =>
+      guardError(deps, tenant, {
+        apps: added,
+        nameId: samlNameId !== member.samlNameId ? samlNameId : null,
+        exceptMember: member.id,
+        sso: ssoAdded,
+        ...(member.isAdmin && !isAdmin ? { lastAdmin: 'cannot-make-last-admin-as-non-admin' as const } : {}),
+        ...(emailChanged ? { soleMember: user.id } : {}),
+      }),
+    );
+  } catch (e) {
+    // Another account took the address meanwhile (users.email is unique).
+    if (emailChanged && isUniqueViolation(e, 'users')) throw new AppError('duplicate-email', 409);
+    throw e;
+  }
   return { user: await reload(deps, tenant, user.id), message: emailChanged ? 'sent-register-mail-to-new-email-id' : 'success' };
 }
 
@@ -332,8 +399,9 @@ export async function reactivateUser(deps: Deps, tenant: Tenant, userId: number,
       db.update(tenantUsers).set({ deactivatedAt: null, updatedAt: now }).where(eq(tenantUsers.id, member.id)),
       auditInsert(db, auditOf(tenant, actor, 'user.reactivated', userId), now),
       seatGuard(db, tenant.id),
+      ...(member.isSsoEnabled ? [ssoGuard(db, tenant.id)] : []),
     ],
-    () => seatError(deps, tenant, apps),
+    () => guardError(deps, tenant, { apps, nameId: null, exceptMember: member.id, sso: member.isSsoEnabled }),
   );
 }
 
@@ -393,10 +461,19 @@ export async function setSsoForAll(deps: Deps, tenant: Tenant, enabled: boolean,
     }
   }
   const now = clock.now();
-  await db.batch([
-    db.update(tenantUsers).set({ isSsoEnabled: enabled, updatedAt: now }).where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt), eq(tenantUsers.invitationPending, false))),
-    auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: enabled ? 'users.sso_enabled_for_all' : 'users.sso_disabled_for_all', targetType: 'tenant', targetId: tenant.id, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
-  ]);
+  await runGuarded(
+    deps,
+    tenant,
+    [
+      db.update(tenantUsers).set({ isSsoEnabled: enabled, updatedAt: now }).where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt), eq(tenantUsers.invitationPending, false))),
+      auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: enabled ? 'users.sso_enabled_for_all' : 'users.sso_disabled_for_all', targetType: 'tenant', targetId: tenant.id, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
+      // Members added (or the limit lowered) since the count above: the statement decides.
+      ...(enabled ? [ssoGuard(db, tenant.id)] : []),
+    ],
+    async () => {
+      throw new AppError('cannot-enable-sso-for-all-users', 422);
+    },
+  );
 }
 
 /** GET admin/users/{id}/cards-count and schedules-count, as the app reports them. */

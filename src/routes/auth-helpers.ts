@@ -1,11 +1,12 @@
 // HTTP details shared by the sign-in routes: client info, the device and challenge cookies, and
 // the answer every successful way in gives (user + password_compliance + session cookie).
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { Tenant, User } from '../db/schema';
+import type { Session, Tenant, User } from '../db/schema';
 import { passwordCompliance } from '../domain/auth/compliance';
-import { createHandoff } from '../domain/auth/handoff';
+import { bindingId, createHandoff, HANDOFF_TTL_MS } from '../domain/auth/handoff';
 import { policyForEmail } from '../domain/auth/password-reset';
 import { completeSignIn, type ClientInfo, type SignInOutcome } from '../domain/auth/sign-in';
+import type { BrowserCookies } from '../domain/auth/known-browser';
 import { AppError } from '../domain/errors';
 import { randomToken } from '../domain/security/tokens';
 import { tenantOrigin } from '../domain/tenants/hosts';
@@ -22,7 +23,7 @@ export function clientInfo(c: Ctx): ClientInfo {
 }
 
 /** The browser's long-lived random device id (set on first use; only its hash is stored). */
-export function deviceToken(c: Ctx): string {
+function deviceToken(c: Ctx): string {
   const name = cookieName(c, DEVICE_COOKIE);
   const existing = getCookie(c, name);
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
@@ -31,22 +32,64 @@ export function deviceToken(c: Ctx): string {
   return token;
 }
 
-export const HANDOFF_BROWSER_COOKIE = 'portal_handoff_browser';
+export const KNOWN_BROWSER_COOKIE = 'portal_known_browser';
+
+/** A cookie on PORTAL_DOMAIN: every host of the portal receives it (`__Secure-` under https). */
+const portalWideName = (c: Ctx, base: string) => cookieName(c, base).replace(/^__Host-/, '__Secure-');
+
+/** What a sign-in reads of this browser: its device token here, and the portal-wide signed one. */
+export function browserCookies(c: Ctx): BrowserCookies {
+  return { device: deviceToken(c), known: getCookie(c, portalWideName(c, KNOWN_BROWSER_COOKIE)) };
+}
 
 /**
- * The random id a hand-off code is bound to. It is the one cookie with a Domain attribute (the
- * portal domain), so the target host of a hand-off receives what the source host set; it opens
- * nothing by itself (the code row holds only its hash, and the code is needed too).
+ * The cookies of a new session: the session itself and, when a browser signed in, its portal-wide
+ * recognition (domain/auth/known-browser.ts). Every way in that ends in a session sets both here.
  */
-export function handoffBrowserToken<E extends AppEnv>(ctx: Context<E>, create: boolean): string | undefined {
+export function setSignInCookies(c: Ctx, outcome: Extract<SignInOutcome, { kind: 'session' }>): void {
+  setSessionCookie(c, outcome.session.token, outcome.session.remember, outcome.session.expiresAt);
+  if (outcome.knownBrowser) rememberKnownBrowser(c, outcome.knownBrowser);
+}
+
+function rememberKnownBrowser(c: Ctx, value: string): void {
+  setCookie(c, portalWideName(c, KNOWN_BROWSER_COOKIE), value, {
+    path: '/',
+    domain: c.get('deps').config.PORTAL_DOMAIN,
+    httpOnly: true,
+    secure: c.get('https'),
+    sameSite: 'Lax',
+    maxAge: 400 * 86_400,
+  });
+}
+
+export const HANDOFF_BINDING_COOKIE = 'portal_handoff';
+
+/**
+ * A hand-off of this session to `tenantId`, its binding cookie set on the portal domain (so the
+ * target host receives it) for as long as the code lives (domain/auth/handoff.ts).
+ */
+export async function startHandoff<E extends AppEnv>(ctx: Context<E>, session: Session, tenantId: number, path: string) {
   const c = ctx as unknown as Ctx;
-  const name = cookieName(c, HANDOFF_BROWSER_COOKIE).replace(/^__Host-/, '__Secure-');
-  const existing = getCookie(c, name);
-  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-  if (!create || !c.get('deps').config.HANDOFF_BROWSER_BINDING) return undefined;
-  const token = randomToken(32);
-  setCookie(c, name, token, { path: '/', domain: c.get('deps').config.PORTAL_DOMAIN, httpOnly: true, secure: c.get('https'), sameSite: 'Lax', maxAge: 400 * 86_400 });
-  return token;
+  const handoff = await createHandoff(c.get('deps'), session, tenantId, path);
+  if (handoff.binding) {
+    setCookie(c, `${portalWideName(c, HANDOFF_BINDING_COOKIE)}_${handoff.binding.id}`, handoff.binding.value, {
+      path: '/',
+      domain: c.get('deps').config.PORTAL_DOMAIN,
+      httpOnly: true,
+      secure: c.get('https'),
+      sameSite: 'Lax',
+      maxAge: HANDOFF_TTL_MS / 1000,
+    });
+  }
+  return handoff;
+}
+
+/** The target host: the binding cookie of the hand-off with this code, which is used up now. */
+export function takeHandoffBinding(c: Ctx, code: string): string | undefined {
+  const name = `${portalWideName(c, HANDOFF_BINDING_COOKIE)}_${bindingId(code)}`;
+  const value = getCookie(c, name);
+  if (value !== undefined) deleteCookie(c, name, { path: '/', domain: c.get('deps').config.PORTAL_DOMAIN, secure: c.get('https') });
+  return value;
 }
 
 export function setChallengeCookie(c: Ctx, token: string) {
@@ -65,8 +108,9 @@ export function clearChallengeCookie(c: Ctx) {
  * Sets the session cookie and answers the signed-in user with its password compliance, from the
  * memberships the sign-in read (the session's write changes none of what the payload shows).
  */
-function signedIn(c: Ctx, { user, memberships, scope, session, compliance }: Extract<SignInOutcome, { kind: 'session' }>) {
-  setSessionCookie(c, session.token, session.remember, session.expiresAt);
+function signedIn(c: Ctx, outcome: Extract<SignInOutcome, { kind: 'session' }>) {
+  const { user, memberships, scope, compliance } = outcome;
+  setSignInCookies(c, outcome);
   return c.json({
     message: 'success',
     user: userPayload(user, memberships, c.get('hostTenant'), scope),
@@ -93,7 +137,7 @@ export async function handoffTo(c: Ctx, tenantId: number, path: string): Promise
   const base = deps.config.BASE_PATH;
   let handoff;
   try {
-    handoff = await createHandoff(deps, session, tenantId, path, handoffBrowserToken(c, true) ?? '');
+    handoff = await startHandoff(c, session, tenantId, path);
   } catch (err) {
     // An SSO member of the chosen tenant goes to its SAML login (the browser just follows `url`).
     if (err instanceof AppError && err.code === 'redirect-to-sso') {
@@ -133,7 +177,7 @@ export async function signInAfterPasswordSet(
       client: clientInfo(c),
       remember: false,
       compliance: passwordCompliance(password, user.email, policy, user.passwordScore),
-      deviceToken: deviceToken(c),
+      browser: browserCookies(c),
       rememberedDeviceToken: rememberedDeviceCookie(c),
     });
   } catch (e) {

@@ -22,7 +22,7 @@ async function establish(email = 'user@acme.test') {
 
 async function challenged(email = 'user@acme.test'): Promise<TestClient> {
   await establish(email);
-  const fresh = h.client(ACME, { ip: '198.51.100.20' });
+  const fresh = h.client(ACME, { ip: '198.51.100.20', otherBrowser: true });
   const r = await fresh.login(email);
   expect(r.body).toEqual({ message: 'enter-additional-challenge', initial_subdomain: 'acme' });
   return fresh;
@@ -33,7 +33,7 @@ describe('when the challenge applies', () => {
     const b = await establish();
     b.ip = '198.51.100.20';
     expect((await b.login('user@acme.test')).body.message).toBe('success');
-    expect((await h.client(ACME, { ip: '203.0.113.99' }).login('user@acme.test')).body.message).toBe('success');
+    expect((await h.client(ACME, { ip: '203.0.113.99', otherBrowser: true }).login('user@acme.test')).body.message).toBe('success');
     expect((await h.deps.db.select().from(knownDevices)).length).toBeGreaterThan(0);
   });
 

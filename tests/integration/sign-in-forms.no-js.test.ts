@@ -155,7 +155,7 @@ describe('login without JavaScript', () => {
 
   it('a new device on a new network: the emailed-code page, with the email', async () => {
     expect((await h.client(ACME, { ip: '203.0.113.10' }).login('user@acme.test')).body.message).toBe('success');
-    const fresh = h.client(ACME, { ip: '198.51.100.20' });
+    const fresh = h.client(ACME, { ip: '198.51.100.20', otherBrowser: true });
     const r = await postForm(fresh, '/accounts/login', { step: 'password', email: 'user@acme.test', password: PW });
     expect(r.status).toBe(303);
     expect(location(r)).toBe('/accounts/additional-challenge?email=user%40acme.test');

@@ -227,7 +227,7 @@ describe('SSO sessions stay in their tenant', () => {
     const s = (await h.deps.db.select().from(sessions).where(eq(sessions.authMethod, 'sso')).get())!;
     // Forge what an older build could have issued: a code from the SSO session to Globex.
     const { createHandoff } = await import('../../src/domain/auth/handoff');
-    await expect(createHandoff(h.deps, s, 2, '/accounts/my-account', 'A'.repeat(43))).rejects.toMatchObject({ code: 'sign-in-required' });
+    await expect(createHandoff(h.deps, s, 2, '/accounts/my-account')).rejects.toMatchObject({ code: 'sign-in-required' });
     expect((await b.get('/accounts/api/user')).status).toBe(200);
   });
 });

@@ -14,7 +14,7 @@ describe('a new address added by two tenants at once', () => {
     const globex = new Browser(port).on('globex-jp.localhost');
     const other = new Browser(port).on('revokew.localhost');
     expect((await globex.login('multi@example.test', PW)).body.message).toBe('success');
-    expect((await other.login('rev-admin@revokew.test', PW)).body.message).toBe('success');
+    expect((await other.login('race-admin@revokew.test', PW)).body.message).toBe('success');
     const run = Date.now();
     for (let round = 0; round < 20; round++) {
       const email = `wk-race-${run}-${round}@example.test`;

@@ -4,7 +4,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { knownDevices, loginChallenges, type User } from '../../db/schema';
 import { auditInsert } from '../audit/log';
-import { reserve, type Limit } from '../security/limiter';
+import { refund, reserve, type Limit } from '../security/limiter';
 import { randomToken, sha256Hex } from '../security/tokens';
 import type { PasswordCompliance } from './compliance';
 import type { ClientInfo } from './sign-in';
@@ -37,7 +37,7 @@ export async function createChallenge(
 ): Promise<string> {
   const { db, clock } = deps;
   const now = clock.now();
-  await reserve(db, [{ key: `challenges:${p.user.id}`, max: CHALLENGES_PER_HOUR, windowMs: 3_600_000 }], now);
+  await reserve(db, [await pendingLoginLimit(deps, p.user.id, p.fingerprints.device)], now);
   const token = randomToken(32);
   await db.batch([
     db.insert(loginChallenges).values({
@@ -73,14 +73,41 @@ export async function findChallenge(deps: Deps, token: string | undefined, hostT
   return row && row.kind === kind && row.tenantId === hostTenantId ? row : null;
 }
 
-/** Marks the challenge done; false when another request already did (single use). */
+/**
+ * Marks the challenge done; false when another request already did (single use). A completed
+ * sign-in gives its pending login back to the hourly cap: the cap bounds the codes mailed and
+ * texted to a person and the rows an attacker can make, not how often the person signs in.
+ */
 export async function completeChallenge(deps: Deps, c: Challenge): Promise<boolean> {
+  const now = deps.clock.now();
   const done = await deps.db
     .update(loginChallenges)
-    .set({ completedAt: deps.clock.now() })
+    .set({ completedAt: now })
     .where(and(eq(loginChallenges.id, c.id), isNull(loginChallenges.completedAt)))
     .returning({ id: loginChallenges.id });
-  return done.length === 1;
+  if (done.length !== 1) return false;
+  await refund(deps.db, [await pendingLoginLimit(deps, c.userId, c.deviceFingerprint)], now);
+  return true;
+}
+
+/**
+ * Pending logins one account may start per hour. A browser the person has signed in from counts
+ * in a bucket of its own, so someone holding only the password cannot use the cap up for them.
+ */
+async function pendingLoginLimit(deps: Deps, userId: number, device: string | null): Promise<Limit> {
+  return { key: await perBrowserKey(deps, `challenges:${userId}`, userId, device), max: CHALLENGES_PER_HOUR, windowMs: 3_600_000 };
+}
+
+/** `base`, or `base:<device>` when the device is one the account knows (its own bucket). */
+async function perBrowserKey(deps: Deps, base: string, userId: number, device: string | null): Promise<string> {
+  const known = device
+    ? await deps.db
+        .select({ userId: knownDevices.userId })
+        .from(knownDevices)
+        .where(and(eq(knownDevices.userId, userId), eq(knownDevices.fingerprint, device)))
+        .get()
+    : undefined;
+  return known ? `${base}:${device}` : base;
 }
 
 /**
@@ -89,13 +116,5 @@ export async function completeChallenge(deps: Deps, c: Challenge): Promise<boole
  * counts in a bucket of its own, so guesses from elsewhere can never lock the person out of it.
  */
 export async function codeGuessLimit(deps: Deps, c: Challenge, kind: string, max: number, windowMs: number): Promise<Limit> {
-  const device = c.deviceFingerprint;
-  const known = device
-    ? await deps.db
-        .select({ userId: knownDevices.userId })
-        .from(knownDevices)
-        .where(and(eq(knownDevices.userId, c.userId), eq(knownDevices.fingerprint, device)))
-        .get()
-    : undefined;
-  return { key: known ? `${kind}:${c.userId}:${device}` : `${kind}:${c.userId}`, max, windowMs };
+  return { key: await perBrowserKey(deps, `${kind}:${c.userId}`, c.userId, c.deviceFingerprint), max, windowMs };
 }

@@ -11,6 +11,7 @@ import { addressKey } from '../security/network';
 import { sha256Hex } from '../security/tokens';
 import { activeOnly, listMemberships } from '../tenants/memberships';
 import { deviceFingerprints } from './additional-challenge';
+import { browserTokenFor, type BrowserCookies } from './known-browser';
 import { applicablePolicy, passwordCompliance } from './compliance';
 import { assertHostAdmits, completeSignIn, type ClientInfo, type SignInOutcome } from './sign-in';
 
@@ -44,8 +45,8 @@ export interface LoginRequest {
   remember: boolean;
   hostTenant: FreshTenant | null;
   client: ClientInfo;
-  /** The browser's long-lived device cookie, for the additional-challenge rule. */
-  deviceToken: string;
+  /** The browser's device cookies, for the additional-challenge rule and the lock-outs' own bucket. */
+  browser: BrowserCookies;
   /** A "remember this device" cookie from an earlier one-time code, if any. */
   rememberedDeviceToken?: string;
 }
@@ -61,7 +62,7 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
   await assertHostAdmits(deps, req.hostTenant, req.client);
 
   const user = await db.select().from(users).where(eq(users.email, email)).get();
-  const device = deviceFingerprints(req.deviceToken, req.client.ip).device;
+  const device = deviceFingerprints(browserTokenFor(deps.config.DATA_ENCRYPTION_KEY, user?.id ?? null, req.browser), req.client.ip).device;
   const known = user
     ? await db.select({ userId: knownDevices.userId }).from(knownDevices).where(and(eq(knownDevices.userId, user.id), eq(knownDevices.fingerprint, device))).get()
     : undefined;
@@ -96,7 +97,7 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     client: req.client,
     remember: req.remember,
     compliance,
-    deviceToken: req.deviceToken,
+    browser: req.browser,
     rememberedDeviceToken: req.rememberedDeviceToken,
     memberships,
   });

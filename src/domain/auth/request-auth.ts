@@ -49,7 +49,7 @@ const SELECT = `SELECT ${list(tenants, 't')}, ${list(sessions, 's')}, ${list(use
         json((SELECT json_group_array(a."app") FROM "tenant_apps" a WHERE a."tenant_id" = mt."id"))))
     FROM "tenant_users" mm JOIN "tenants" mt ON mt."id" = mm."tenant_id"
     WHERE mm."user_id" = u."id" AND mm."operation_status" IS NULL AND mm."invitation_pending" = 0 AND mm."id" IS NOT m."id") END,
-  CASE WHEN t."is_ip_restriction_enabled" = 1 AND m."id" IS NOT NULL THEN (
+  CASE WHEN t."is_ip_restriction_enabled" = 1 AND u."id" IS NOT NULL THEN (
     SELECT json_group_array(json_array(w."ip_address", w."prefix_length")) FROM "whitelisted_ips" w WHERE w."tenant_id" = t."id") END,
   CASE WHEN m."id" IS NOT NULL AND m."operation_status" IS NULL THEN (
     SELECT coalesce(group_concat(a."app"), '') FROM "tenant_apps" a WHERE a."tenant_id" = t."id") END
@@ -73,7 +73,8 @@ export interface RequestAuth {
     user: User;
     member: TenantUser | null;
     memberships: Membership[];
-    /** The host tenant's allowlist when it is enforced for this member; null otherwise. */
+    /** The host tenant's allowlist when it is enforced; null otherwise. It binds everyone signed
+     *  in on the host, members and tenant managers alike (decisions 0026, 0035). */
     allowlist: AllowEntry[] | null;
   } | null;
 }

@@ -18,6 +18,7 @@ import type { Fingerprints } from './challenges';
 import type { PasswordCompliance } from './compliance';
 import { prepareSession, type NewSession } from './sessions';
 import { scopedMemberships, sessionScope, type SessionScope } from './scope';
+import { browserTokenFor, knownBrowserValue, type BrowserCookies } from './known-browser';
 
 export interface ClientInfo {
   ip: string | null;
@@ -95,8 +96,9 @@ export interface SignInRequest {
   remember: boolean;
   /** password_compliance taken when the password was typed (null where none was). */
   compliance: PasswordCompliance | null;
-  /** The browser's device cookie (the new-device rule; remembered as known on success). */
-  deviceToken?: string;
+  /** The browser's device cookies (the new-device rule and the lock-outs' own bucket; remembered
+   *  as known on success). None for SSO: an IdP's word never makes a browser the person's. */
+  browser?: BrowserCookies;
   /** A "remember this device" cookie from an earlier one-time code. */
   rememberedDeviceToken?: string;
   /** What this attempt has proven beyond the first factor (a finished pending login). */
@@ -119,7 +121,16 @@ export interface SignIn {
 }
 
 export type SignInOutcome =
-  | { kind: 'session'; user: User; memberships: Membership[]; scope: SessionScope; session: SignIn; compliance: PasswordCompliance | null }
+  | {
+      kind: 'session';
+      user: User;
+      memberships: Membership[];
+      scope: SessionScope;
+      session: SignIn;
+      compliance: PasswordCompliance | null;
+      /** The portal-wide known-browser cookie to set (known-browser.ts), when a browser signed in. */
+      knownBrowser: string | null;
+    }
   | { kind: 'challenge'; message: 'enter-otp' | 'enable-twofa' | 'enter-additional-challenge'; challengeToken: string }
   | { kind: 'redirect-to-sso'; initialSubdomain: string };
 
@@ -150,7 +161,9 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
   const authenticatedAt = source ? (source.authenticatedAt ?? source.createdAt) : (r.authenticatedAt ?? now);
   // An IdP's word is good for its own tenant only, however the session moves afterwards.
   const ssoTenantId = r.via === 'sso' ? hostTenant!.id : (source?.ssoTenantId ?? null);
-  const fingerprints = r.deviceToken ? deviceFingerprints(r.deviceToken, client.ip) : null;
+  // This browser as the account knows it on any host of the portal (known-browser.ts).
+  const browserToken = r.browser ? browserTokenFor(deps.config.DATA_ENCRYPTION_KEY, user.id, r.browser) : null;
+  const fingerprints = browserToken ? deviceFingerprints(browserToken, client.ip) : null;
   // SSO: the IdP authenticated the person (with its own MFA); portal 2FA does not apply.
   let twofaPassed = r.via === 'sso' || Boolean(passed.secondFactor) || Boolean(source?.twofaPassed);
   const twofaSkipped = passed.setup === 'skipped' || Boolean(source?.twofaSkipped);
@@ -195,7 +208,8 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
   });
   // What the new session may see follows whom it speaks for (decision 0035).
   const scope = sessionScope({ ssoTenantId });
-  return { kind: 'session', user, memberships: scopedMemberships(scope, memberships), scope, session, compliance: r.compliance };
+  const knownBrowser = browserToken ? knownBrowserValue(deps.config.DATA_ENCRYPTION_KEY, user.id, browserToken) : null;
+  return { kind: 'session', user, memberships: scopedMemberships(scope, memberships), scope, session, compliance: r.compliance, knownBrowser };
 }
 
 /**

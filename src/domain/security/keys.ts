@@ -6,7 +6,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { safeEqual } from './tokens';
 
 /** What a derived key is for (the HKDF info label). */
-export type KeyPurpose = 'otp-code';
+export type KeyPurpose = 'otp-code' | 'known-browser' | 'handoff-binding';
 
 const CURRENT = 'k1';
 const INFO: Record<string, (purpose: KeyPurpose) => string> = {
@@ -34,4 +34,15 @@ export function codeMacMatches(master: string, subject: string, code: string, st
   if (!INFO[keyId]) return false;
   const expected = `${keyId}.${createHmac('sha256', derivedKey(master, 'otp-code', keyId)).update(`${subject}:${code}`).digest('hex')}`;
   return safeEqual(expected, stored);
+}
+
+/** A MAC of `value` under the derived key for `purpose`, with the key id in front ("k1.<mac>"). */
+export function purposeMac(master: string, purpose: KeyPurpose, value: string, keyId = CURRENT): string {
+  return `${keyId}.${createHmac('sha256', derivedKey(master, purpose, keyId)).update(value, 'utf8').digest('base64url')}`;
+}
+
+/** Whether `mac` is `purposeMac(master, purpose, value)` under any key id still known (constant time). */
+export function purposeMacMatches(master: string, purpose: KeyPurpose, value: string, mac: string): boolean {
+  const keyId = mac.slice(0, mac.indexOf('.'));
+  return Boolean(INFO[keyId]) && safeEqual(purposeMac(master, purpose, value, keyId), mac);
 }

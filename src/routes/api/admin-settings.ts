@@ -1,7 +1,6 @@
 // Admin-only tenant settings of spec 02 section 7: tenant URL, IP restriction, two-factor
 // enforcement, password policy, contacts, contract details, more services, contract application.
 import { Hono } from 'hono';
-import { createHandoff } from '../../domain/auth/handoff';
 import { getContacts, createBillingContact, deleteContact, updateContact } from '../../domain/billing/contacts';
 import { getContractDetails } from '../../domain/billing/contract';
 import { applyForContract, requestMoreServices } from '../../domain/billing/requests';
@@ -18,7 +17,7 @@ import {
   twofaPolicySchema,
   whitelistedIpSchema,
 } from '../../shared/admin-schemas';
-import { handoffBrowserToken } from '../auth-helpers';
+import { startHandoff } from '../auth-helpers';
 import type { AppEnv, AuthedEnv } from '../env';
 import { requireAccess } from '../middleware/guards';
 import { readJson } from './validate';
@@ -45,7 +44,7 @@ adminSettingsApi.patch('/admin/subdomain', admin, async (c) => {
   const updated = await changeSubdomain(c.get('deps'), tenantOf(c), subdomain, actorOf(c));
   // The browser moves to the new host through a hand-off, to the same page with status=changed.
   const base = c.get('deps').config.BASE_PATH;
-  const { code } = await createHandoff(c.get('deps'), c.get('session'), updated.id, `${base}/admin/tenant-settings?status=changed`, handoffBrowserToken(c, true) ?? '');
+  const { code } = await startHandoff(c, c.get('session'), updated.id, `${base}/admin/tenant-settings?status=changed`);
   const origin = tenantOrigin(updated, c.get('deps').config.PORTAL_DOMAIN, new URL(c.req.url), c.get('https'));
   return c.json({ message: 'success', subdomain: updated.subdomain, initial_subdomain: updated.initialSubdomain, url: `${origin}${base}/handoff?code=${code}` });
 });

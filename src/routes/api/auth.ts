@@ -12,7 +12,7 @@ import { userPayload } from '../../domain/users/profile';
 import { safeContinuePath } from '../../shared/continue-path';
 import { handoffSchema, languageSchema, loginSchema } from '../../shared/schemas';
 import { clearSessionCookie } from '../cookies';
-import { answerOutcome, clientInfo, deviceToken, handoffTo } from '../auth-helpers';
+import { answerOutcome, clientInfo, browserCookies, handoffTo } from '../auth-helpers';
 import { decidingTenant, type AppEnv, type Ctx } from '../env';
 import { rememberedDeviceCookie } from './twofa';
 import { requireSession } from '../middleware/guards';
@@ -30,7 +30,7 @@ authApi.post('/v2/login', async (c) => {
     remember: input.remember,
     hostTenant: decidingTenant(c),
     client: clientInfo(c),
-    deviceToken: deviceToken(c),
+    browser: browserCookies(c),
     rememberedDeviceToken: rememberedDeviceCookie(c),
   });
   return answerOutcome(c, result);

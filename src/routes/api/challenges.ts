@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { resendAdditionalChallenge, verifyAdditionalChallenge } from '../../domain/auth/additional-challenge';
 import { completeSignIn } from '../../domain/auth/sign-in';
 import { otpSchema } from '../../shared/schemas';
-import { answerOutcome, challengeToken, clearChallengeCookie, clientInfo, deviceToken } from '../auth-helpers';
+import { answerOutcome, challengeToken, clearChallengeCookie, clientInfo, browserCookies } from '../auth-helpers';
 import { decidingTenant, type AppEnv } from '../env';
 import { rememberedDeviceCookie } from './twofa';
 import { readJson } from './validate';
@@ -22,7 +22,7 @@ challengeApi.post('/additional-challenge/verify', async (c) => {
     via: 'password',
     hostTenant,
     client: clientInfo(c),
-    deviceToken: deviceToken(c),
+    browser: browserCookies(c),
     rememberedDeviceToken: rememberedDeviceCookie(c),
     passed: { emailCode: true },
   });

@@ -30,7 +30,7 @@ import { backupCodeSchema, otpLoginSchema, otpSchema, smsContactSchema, twofaSet
 import type { User } from '../../db/schema';
 import type { Deps } from '../../deps';
 import { AppError } from '../../domain/errors';
-import { answerOutcome, challengeToken, clearChallengeCookie, clientInfo, deviceToken } from '../auth-helpers';
+import { answerOutcome, challengeToken, clearChallengeCookie, clientInfo, browserCookies } from '../auth-helpers';
 import { cookieName, decidingTenant, type AppEnv, type AuthedEnv, type Ctx } from '../env';
 import { isSsoUser, requireSession } from '../middleware/guards';
 import { readJson } from './validate';
@@ -124,7 +124,7 @@ async function completeLogin(
     via: 'password',
     hostTenant,
     client,
-    deviceToken: deviceToken(c),
+    browser: browserCookies(c),
     rememberedDeviceToken: rememberedDeviceCookie(c),
     passed,
   });

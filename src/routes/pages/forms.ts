@@ -19,8 +19,7 @@ import { decideRedirection, type Decision } from '../../shared/redirection';
 import { pendingStepUrl } from '../../shared/signed-in';
 import { renderErrorPage } from '../../ui/render';
 import { appUrls } from '../api/helpers';
-import { setChallengeCookie, ssoLoginUrl } from '../auth-helpers';
-import { setSessionCookie } from '../cookies';
+import { setChallengeCookie, setSignInCookies, ssoLoginUrl } from '../auth-helpers';
 import type { AppEnv, Ctx } from '../env';
 
 /** A sign-in form is a few fields; anything larger is refused unread. */
@@ -89,7 +88,7 @@ export async function answerOutcomeWithRedirect(
     q.set('email', ctx.email.trim());
     return seeOther(c, `${base}/additional-challenge?${q}`);
   }
-  setSessionCookie(c, outcome.session.token, outcome.session.remember, outcome.session.expiresAt);
+  setSignInCookies(c, outcome);
   const login = `${base}/login${ctx.query}`;
   if (ctx.outlook) return seeOther(c, login);
   const memberships = activeOnly(outcome.memberships);

@@ -7,9 +7,8 @@ import { AppError } from '../../domain/errors';
 import { safeContinuePath } from '../../shared/continue-path';
 import { renderErrorPage } from '../../ui/render';
 import { appPaths } from '../api/helpers';
-import { setSessionCookie } from '../cookies';
 import type { AppEnv } from '../env';
-import { clientInfo, deviceToken, handoffBrowserToken, setChallengeCookie } from '../auth-helpers';
+import { browserCookies, clientInfo, setChallengeCookie, setSignInCookies, takeHandoffBinding } from '../auth-helpers';
 
 export const handoffPages = new Hono<AppEnv>();
 
@@ -17,18 +16,19 @@ handoffPages.get('/handoff', async (c) => {
   const { deps, hostTenant } = c.var;
   const base = deps.config.BASE_PATH;
   if (!hostTenant) return renderErrorPage(c, 400, 'errors.handoff-invalid');
+  const code = c.req.query('code') ?? '';
   try {
     const { outcome, path } = await exchangeHandoff(deps, {
-      code: c.req.query('code') ?? '',
+      code,
       hostTenantId: hostTenant.id,
       client: clientInfo(c),
-      browserToken: handoffBrowserToken(c, false),
-      deviceToken: deviceToken(c),
+      binding: takeHandoffBinding(c, code),
+      browser: browserCookies(c),
     });
     c.header('Referrer-Policy', 'no-referrer');
     const next = safeContinuePath(path, base, appPaths(deps.config)) ?? `${base}/my-account`;
     if (outcome.kind === 'session') {
-      setSessionCookie(c, outcome.session.token, outcome.session.remember, outcome.session.expiresAt);
+      setSignInCookies(c, outcome);
       return c.redirect(next, 302);
     }
     const q = `?continue=${encodeURIComponent(next)}`;

@@ -21,7 +21,7 @@ import { renderPage } from '../../ui/render';
 import { appPaths, appUrls, ssoStatus } from '../api/helpers';
 import { ssoLookupLimit } from '../api/public';
 import { rememberedDeviceCookie } from '../api/twofa';
-import { clientInfo, deviceToken, handoffTo, ssoLoginUrl } from '../auth-helpers';
+import { clientInfo, browserCookies, handoffTo, ssoLoginUrl } from '../auth-helpers';
 import { decidingTenant, type AppEnv, type Ctx } from '../env';
 import { answerOutcomeWithRedirect, destination, pageForm, readForm, redirectionInput, seeOther } from './forms';
 
@@ -201,7 +201,7 @@ loginPages.post('/login', ...pageForm, async (c) => {
       remember: parsed.data.remember,
       hostTenant: decidingTenant(c),
       client: clientInfo(c),
-      deviceToken: deviceToken(c),
+      browser: browserCookies(c),
       rememberedDeviceToken: rememberedDeviceCookie(c),
     });
   } catch (e) {

@@ -13,3 +13,9 @@ INSERT INTO users (name, email, password_hash, language, email_verified_at, pass
   SELECT name, 'rev-c@revokew.test', password_hash, language, email_verified_at, password_score, password_changed_at FROM users WHERE email = 'user@acme.test';
 INSERT INTO tenant_users (tenant_id, user_id, is_admin, meishi_access_granted_at)
   SELECT t.id, u.id, u.email = 'rev-admin@revokew.test', 1 FROM tenants t, users u WHERE t.initial_subdomain = 'revokew' AND u.email LIKE 'rev-%@revokew.test';
+-- A second admin for the concurrency test of the same tenant (tests/workers/rules-in-statements.test.ts),
+-- so neither file's sign-ins make the other's browsers look new.
+INSERT INTO users (name, email, password_hash, language, email_verified_at, password_score, password_changed_at)
+  SELECT name, 'race-admin@revokew.test', password_hash, language, email_verified_at, password_score, password_changed_at FROM users WHERE email = 'admin@acme.test';
+INSERT INTO tenant_users (tenant_id, user_id, is_admin, meishi_access_granted_at)
+  SELECT t.id, u.id, 1, 1 FROM tenants t, users u WHERE t.initial_subdomain = 'revokew' AND u.email = 'race-admin@revokew.test';

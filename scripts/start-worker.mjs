@@ -4,6 +4,7 @@
 // mail queue every minute, the scheduled jobs hourly.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { DEV_PORT, printEnvAndExit } from './dev-env.mjs';
 import { localCrons, startCronTimer } from './dev-cron.mjs';
 import { workerDevVarMap, workerDevVars } from './worker-dev-vars.mjs';
@@ -20,9 +21,12 @@ run('node', ['scripts/build.mjs']);
 run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local']);
 run('npx', ['tsx', 'scripts/seed.ts', '--d1']);
 
+// wrangler itself, not through npx: a SIGTERM sent to this script then reaches wrangler, which
+// stops workerd (through npx, wrangler and workerd were left running).
+const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 const child = spawn(
-  'npx',
-  ['wrangler', 'dev', '--port', port, '--ip', host, ...workerDevVars(process.env, port), '--test-scheduled', '--show-interactive-dev-session=false'],
+  process.execPath,
+  [wrangler, 'dev', '--port', port, '--ip', host, ...workerDevVars(process.env, port), '--test-scheduled', '--show-interactive-dev-session=false'],
   { stdio: ['inherit', 'pipe', 'inherit'], env: { WRANGLER_SEND_METRICS: 'false', ...process.env } },
 );
 

@@ -14,6 +14,7 @@ import { runScheduledJobs } from '../domain/operations/schedule';
 import { handleJobMessage } from '../domain/people/import-jobs';
 import { runPeopleSweep } from '../domain/people/sweep';
 import { appUsageReporter } from '../adapters/app-usage';
+import { PEOPLE_SWEEP_CRON } from './cron-schedule';
 
 interface Env {
   DB: Parameters<typeof openD1>[0];
@@ -23,8 +24,6 @@ interface Env {
 }
 
 // One app per isolate and binding: built on the first request, never shared across isolates.
-/** The every-minute cron of wrangler.toml; any other cron runs the periodic jobs. */
-const PEOPLE_SWEEP_CRON = '* * * * *';
 
 let cached: { db: unknown; app: App; deps: Deps } | undefined;
 const passwords = createPasswordHasher(loadArgon2Worker);

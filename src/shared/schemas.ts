@@ -62,17 +62,42 @@ export const changePasswordSchema = z.object({
   new_password_confirmation: z.string().check(z.maxLength(1024)),
 });
 
-/** Signed-link query: `amp;signature` is accepted too (mail clients that re-escape "&"). */
-export const signedLinkQuerySchema = z.pipe(
-  z.transform((q: Record<string, string>) => ({ expires: q.expires, signature: q.signature ?? q['amp;signature'], email: q.email })),
-  z.object({
-    // The address the link was made for (from the page's path): lets the signature be checked
-    // even when the account behind the id is gone.
-    email: z.union([z.undefined(), z.string().check(z.maxLength(254))]),
-    expires: z.string({ error: 'Invalid signature.' }).check(z.regex(/^[0-9]{1,12}$/, { error: 'Invalid signature.' })),
-    signature: z.string({ error: 'Invalid signature.' }).check(z.regex(/^[0-9a-f]{64}$/, { error: 'Invalid signature.' })),
-  }),
-);
+/**
+ * The query parameters of our signed mail links (`unsignedLink` in domain/auth/registration.ts:
+ * expires, id, then signature) and of the API call an island makes from one (expires, signature,
+ * and the address as `email`).
+ */
+export const SIGNED_LINK_PARAMS = ['expires', 'id', 'signature', 'email'] as const;
+export type SignedLinkParams = Partial<Record<(typeof SIGNED_LINK_PARAMS)[number], string>>;
+
+/**
+ * Reads each signed-link parameter under its own name or its `amp;` name: a mail client that
+ * HTML-escapes the whole link (`?expires=1&amp;id=2&amp;signature=…`) makes the browser send
+ * `expires`, `amp;id` and `amp;signature` (spec 01: "also read as amp;signature"). A parameter
+ * given more than once with different values (plain and `amp;`, or twice) is a conflict: null, and
+ * the link is refused as "Invalid signature.", so nobody can add a value and choose which one is
+ * checked (decision 0037). The same value twice is one value. The page and the API both read
+ * links through here, so they always see the same parameters.
+ */
+export function readSignedLinkParams(all: Record<string, string[] | undefined>): SignedLinkParams | null {
+  const out: SignedLinkParams = {};
+  for (const name of SIGNED_LINK_PARAMS) {
+    const values = new Set([...(all[name] ?? []), ...(all[`amp;${name}`] ?? [])]);
+    if (values.size > 1) return null;
+    const [value] = values;
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** A signed link's checked parts, from `readSignedLinkParams` (the API documents them plain). */
+export const signedLinkQuerySchema = z.object({
+  // The address the link was made for (the page's path, the API's `email`): lets the signature be
+  // checked even when the account behind the id is gone.
+  email: z.optional(z.string().check(z.maxLength(254))),
+  expires: z.string({ error: 'Invalid signature.' }).check(z.regex(/^[0-9]{1,12}$/, { error: 'Invalid signature.' })),
+  signature: z.string({ error: 'Invalid signature.' }).check(z.regex(/^[0-9a-f]{64}$/, { error: 'Invalid signature.' })),
+});
 
 /** The Outlook add-in's token: base64url(SHA-256(verifier)), 43 characters (decision 0007). */
 export const addinTokenSchema = z.object({ token: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/)) });

@@ -2,7 +2,8 @@
 // CSV imports queue rows; each drain sends at most MAIL_QUEUE_BATCH of them. Drains run after the
 // request that queued (waitUntil on Workers, a detached promise on Node), every minute from the
 // Workers cron and every 10 s from the Node timer, so a 10,000-user import reaches the SMTP
-// server at a steady rate instead of all at once.
+// server at a steady rate instead of all at once. Mail for chosen people (one added, a resend to
+// a few) skips the line: `sendPendingMailOf` sends their rows in the request.
 import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { mailQueue, tenants, tenantUsers, users } from '../../db/schema';
@@ -12,16 +13,35 @@ import { sendAddedToTenant } from './users';
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
 
+/** Ids per statement: D1 binds at most 100 values in one. */
+const IDS_PER_STATEMENT = 90;
+const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / IDS_PER_STATEMENT) }, (_, i) => list.slice(i * IDS_PER_STATEMENT, (i + 1) * IDS_PER_STATEMENT));
+
 /**
- * Sends the pending mail of one member now (a single add or an email change answers with its
- * invitation already sent); a failure leaves the row queued for the sweep.
+ * Sends the pending mail of chosen members now, ahead of the queue's older rows (a single add, an
+ * email change, or a resend to chosen people answers with the mail already sent, decision 0037).
+ * It goes through their queue rows and the same compare-and-set claim as a drain, so a failure
+ * leaves the row for the sweep and parallel calls send each row once. At most MAIL_QUEUE_BATCH
+ * rows per call (no request sends more than a drain would); the rest wait in the queue.
  */
-export async function sendPendingMailOf(deps: Deps, tenantId: number, userId: number): Promise<void> {
-  const rows = await deps.db
-    .select({ id: mailQueue.id })
-    .from(mailQueue)
-    .where(and(eq(mailQueue.userId, userId), eq(mailQueue.tenantId, tenantId), eq(mailQueue.status, 'pending')));
-  if (rows.length) await drainMailQueue(deps, { ids: rows.map((r) => r.id) });
+export async function sendPendingMailOf(deps: Deps, tenantId: number, userIds: number | number[]): Promise<number> {
+  const ids: number[] = [];
+  for (const part of chunks([...new Set(Array.isArray(userIds) ? userIds : [userIds])])) {
+    const rows = await deps.db
+      .select({ id: mailQueue.id })
+      .from(mailQueue)
+      .where(and(inArray(mailQueue.userId, part), eq(mailQueue.tenantId, tenantId), eq(mailQueue.status, 'pending')));
+    ids.push(...rows.map((r) => r.id));
+  }
+  let sent = 0;
+  let room = deps.config.MAIL_QUEUE_BATCH;
+  for (const part of chunks(ids.sort((a, b) => a - b))) {
+    if (room <= 0) break;
+    const batch = part.slice(0, room);
+    room -= batch.length;
+    sent += await drainMailQueue(deps, { ids: batch, limit: batch.length });
+  }
+  return sent;
 }
 
 /** Sends up to `limit` due rows (or only `ids`); returns how many were sent. */

@@ -407,7 +407,10 @@ export async function reactivateUser(deps: Deps, tenant: Tenant, userId: number,
 
 /**
  * POST admin/users/invite: `all` queues an invitation for every active member who has not
- * registered (set a password) yet and has none waiting; ids re-send to those members.
+ * registered (set a password) yet and has none waiting; ids re-send to those members. A chosen
+ * member whose invitation already waits in the queue (after "resend to all", or a failed send
+ * backing off) gets no second row: that row is made due now, and the caller sends it at once
+ * (`sendPendingMailOf`, decision 0037).
  */
 export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | number[], actor: PeopleActor): Promise<number> {
   const { db, clock } = deps;
@@ -442,7 +445,12 @@ export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | nu
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = JSON.stringify(ids.slice(i, i + 500));
     statements.push(rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
-      SELECT ${tenant.id}, value, 'invitation', 'pending', 0, ${now}, ${now} FROM json_each(${chunk})`));
+      SELECT ${tenant.id}, value, 'invitation', 'pending', 0, ${now}, ${now} FROM json_each(${chunk})
+      WHERE NOT EXISTS (SELECT 1 FROM mail_queue q WHERE q.user_id = value AND q.tenant_id = ${tenant.id} AND q.kind = 'invitation' AND q.status = 'pending')`));
+    if (target !== 'all') {
+      statements.push(rawStatement(db, sql`UPDATE mail_queue SET available_at = ${now}
+        WHERE tenant_id = ${tenant.id} AND kind = 'invitation' AND status = 'pending' AND available_at > ${now} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
+    }
     statements.push(rawStatement(db, sql`UPDATE tenant_users SET invited_at = ${now} WHERE tenant_id = ${tenant.id} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
   }
   const entry = ids.length === 1 ? auditOf(tenant, actor, 'user.invited', ids[0]!) : { ...auditOf(tenant, actor, 'users.invited', tenant.id, { count: ids.length, all: target === 'all' }), targetType: 'tenant' };

@@ -8,7 +8,7 @@ import { changePassword } from '../../domain/auth/change-password';
 import { forgetRememberedDevice, listDevices, logoutDevice, logoutOtherDevices } from '../../domain/auth/devices';
 import { mapAddinToken, redeemAddinToken } from '../../domain/auth/outlook';
 import { isResetTokenValid, policyForEmail, requestPasswordReset, resetPassword } from '../../domain/auth/password-reset';
-import { register, sendVerificationMail, verifyEmail } from '../../domain/auth/registration';
+import { register, sendVerificationMail, verifyEmail, type LinkQuery } from '../../domain/auth/registration';
 import { AppError } from '../../domain/errors';
 import type { User } from '../../db/schema';
 import {
@@ -19,12 +19,12 @@ import {
   forgotSchema,
   registerSchema,
   resetPasswordSchema,
-  signedLinkQuerySchema,
   verifyResetTokenSchema,
 } from '../../shared/schemas';
 import { answerOutcome, signInAfterPasswordSet } from '../auth-helpers';
 import type { AppEnv, Ctx } from '../env';
 import { requireSession } from '../middleware/guards';
+import { presentedLink, signedLinkParams } from '../signed-link';
 import { limitPerAddress } from '../middleware/rate-limit';
 import { rememberedDeviceCookie } from './twofa';
 import { readJson } from './validate';
@@ -75,16 +75,19 @@ accountApi.post('/password/reset', async (c) => {
   return answerPasswordSet(c, user, input.password, 'reset');
 });
 
-function linkQuery(c: Ctx) {
-  const q = signedLinkQuerySchema.safeParse(c.req.query());
-  if (!q.success) throw new AppError('Invalid signature.', 403);
-  return q.data;
-}
-
 function userId(c: { req: { param(name: 'id'): string } }): number {
   const id = Number(c.req.param('id'));
   if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('not-found', 404);
   return id;
+}
+
+/** The signed link the island forwards: the path's id, the query's parts (plain or `amp;`). */
+function linkOf(c: Ctx): { id: number; query: LinkQuery } {
+  const id = userId(c);
+  const params = signedLinkParams(c);
+  const link = presentedLink(params, String(id), params?.email);
+  if (!link) throw new AppError('Invalid signature.', 403);
+  return link;
 }
 
 /** The absolute origin a link was opened on: signatures cover it. */
@@ -94,8 +97,7 @@ accountApi.post('/users/register/:id', registerLimit, async (c) => {
   const input = await readJson(c, registerSchema);
   const user = await register(c.get('deps'), c.get('t'), {
     origin: requestOrigin(c),
-    id: userId(c),
-    query: linkQuery(c),
+    ...linkOf(c),
     password: input.password,
     confirmation: input.password_confirmation,
     hostTenant: c.get('hostTenant'),
@@ -105,7 +107,7 @@ accountApi.post('/users/register/:id', registerLimit, async (c) => {
 });
 
 accountApi.post('/users/verify/:id', limitPerAddress('verify', 20, 60_000), async (c) => {
-  await verifyEmail(c.get('deps'), { origin: requestOrigin(c), id: userId(c), query: linkQuery(c), ip: c.get('clientIp') });
+  await verifyEmail(c.get('deps'), { origin: requestOrigin(c), ...linkOf(c), ip: c.get('clientIp') });
   return c.json({ message: 'verified' });
 });
 

@@ -102,8 +102,13 @@ function kickMailQueue(c: Authed) {
 
 adminPeopleApi.post('/admin/users/invite', people, async (c) => {
   const { users } = await readJson(c, inviteSchema);
-  const count = await inviteUsers(c.get('deps'), tenantOf(c), users, peopleActor(c));
-  if (count) kickMailQueue(c);
+  const { deps } = c.var;
+  const tenant = tenantOf(c);
+  const count = await inviteUsers(deps, tenant, users, peopleActor(c));
+  // "Resend to all" is bulk: the throttled queue, after the answer. Chosen people are sent now,
+  // ahead of it: the admin may be on the phone with them (decision 0037).
+  if (users !== 'all') await sendPendingMailOf(deps, tenant.id, users);
+  else if (count) kickMailQueue(c);
   return c.json({ message: 'success', count });
 });
 

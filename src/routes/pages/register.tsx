@@ -1,5 +1,6 @@
 // Registration from an invitation link (spec 01 "Registration and verification pages"):
-// /register/:email?expires&id&signature (also `amp;signature`, from mail clients that re-escape "&").
+// /register/:email?expires&id&signature (each also as `amp;<name>`, from mail clients that escape
+// the link's "&": routes/signed-link.ts).
 // The page loads the password policy for the address (in the per-address limit of GET
 // api/users/password-policy); without JavaScript the form posts here and goes through the same
 // domain function as POST api/users/register/{id} (decision 0029).
@@ -9,7 +10,7 @@ import { register, registrationLinkProblem } from '../../domain/auth/registratio
 import { AppError, ValidationError } from '../../domain/errors';
 import RegisterForm, { REGISTER_MESSAGES, type RegisterFormProps } from '../../islands/RegisterForm';
 import { DEFAULT_POLICY } from '../../shared/password-policy';
-import { emailSchema, registerSchema, signedLinkQuerySchema } from '../../shared/schemas';
+import { emailSchema, registerSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
 import { renderPage, type PageOptions } from '../../ui/render';
@@ -18,7 +19,7 @@ import { appUrls } from '../api/helpers';
 import { signInAfterPasswordSet } from '../auth-helpers';
 import type { AppEnv, Ctx } from '../env';
 import { answerOutcomeWithRedirect, pageForm, readForm, seeOther } from './forms';
-import { signedLinkProps } from './signed-link';
+import { pageLink, signedLinkProps } from '../signed-link';
 
 export const registerPages = new Hono<AppEnv>();
 
@@ -40,10 +41,9 @@ async function policyFor(c: Ctx, email: string) {
  * already registered is said at once, not after a password was typed), with its status.
  */
 async function linkRefusal(c: Ctx): Promise<{ key: string; status: 403 | 409 | 410 } | null> {
-  const id = Number(c.req.query('id'));
-  const query = signedLinkQuerySchema.safeParse({ ...c.req.query(), email: c.req.param('email') });
-  if (!Number.isSafeInteger(id) || id <= 0 || !query.success) return { key: REGISTER_MESSAGES['Invalid signature.']!, status: 403 };
-  const problem = await registrationLinkProblem(c.get('deps'), { origin: requestOrigin(c), id, query: query.data });
+  const link = pageLink(c);
+  if (!link) return { key: REGISTER_MESSAGES['Invalid signature.']!, status: 403 };
+  const problem = await registrationLinkProblem(c.get('deps'), { origin: requestOrigin(c), ...link });
   if (!problem) return null;
   return { key: REGISTER_MESSAGES[problem]!, status: problem === 'Invalid signature.' ? 403 : problem === 'already-registered' ? 409 : 410 };
 }
@@ -95,17 +95,14 @@ registerPages.post('/register/:email', ...pageForm, async (c) => {
   const form = await readForm(c);
   const input = registerSchema.safeParse({ password: form.password ?? '', password_confirmation: form.password_confirmation ?? '' });
   if (!input.success) return registerPage(c, { initialPasswordError: t('validation.required'), status: 422 });
-  const id = Number(c.req.query('id'));
-  if (!Number.isSafeInteger(id) || id <= 0) return fail('register.failed', false, 404);
   // The address the link was made for is the page's path (the API's query carries it as `email`).
-  const query = signedLinkQuerySchema.safeParse({ ...c.req.query(), email: c.req.param('email') });
-  if (!query.success) return fail(REGISTER_MESSAGES['Invalid signature.']!, true, 403);
+  const link = pageLink(c);
+  if (!link) return fail(REGISTER_MESSAGES['Invalid signature.']!, true, 403);
   let user;
   try {
     user = await register(deps, t, {
       origin: requestOrigin(c),
-      id,
-      query: query.data,
+      ...link,
       password: input.data.password,
       confirmation: input.data.password_confirmation,
       hostTenant,

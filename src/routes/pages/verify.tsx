@@ -6,7 +6,7 @@ import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
 import { renderPage } from '../../ui/render';
 import type { AppEnv } from '../env';
-import { signedLinkProps } from './signed-link';
+import { signedLinkProps } from '../signed-link';
 
 export const verifyPages = new Hono<AppEnv>();
 

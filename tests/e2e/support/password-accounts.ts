@@ -4,7 +4,7 @@
 // support/seed-password-accounts.ts) before any test runs; the tests only read these names.
 import type { Lang } from '../fixtures';
 
-export type PasswordAccount = 'reset' | 'invitee' | 'verify' | 'change' | 'weak' | 'reset-nojs' | 'invitee-nojs';
+export type PasswordAccount = 'reset' | 'invitee' | 'verify' | 'change' | 'weak' | 'reset-nojs' | 'invitee-nojs' | 'invitee-escaped';
 
 export function passwordAccount(kind: PasswordAccount, lang: Lang): string {
   return `${kind}+${lang}@acme.test`;
@@ -35,4 +35,6 @@ export const ACCOUNT_SPECS: AccountSpec[] = [
   { kind: 'weak', name: { ja: '弱い 四郎', en: 'Weak Tester' }, password: 'weak', verified: true, apps: ['meishi', 'scheduler'] },
   { kind: 'reset-nojs', name: { ja: '静か 五郎', en: 'Plain Resetter' }, password: 'demo', verified: true, apps: ['meishi'] },
   { kind: 'invitee-nojs', name: { ja: '素朴 六子', en: 'Plain Joiner' }, password: null, verified: false, apps: ['meishi'], mail: 'invitation' },
+  // Opens the invitation link as a mail client that HTML-escaped its query leaves it (decision 0037).
+  { kind: 'invitee-escaped', name: { ja: '転記 七海', en: 'Escaped Joiner' }, password: null, verified: false, apps: ['meishi'], mail: 'invitation' },
 ];

@@ -4,7 +4,7 @@ import { defineConfig, presetWind3 } from 'unocss';
 // (the Toolbar island sets html[data-drawer]). The nav carries no display utility: utilities come
 // after these rules and a `flex` class used to win over the narrow-screen `display:none` (issue 14),
 // and the selectors start at html so they outrank any single utility class anyway.
-// Printing the backup codes (src/islands/twofa-parts.tsx) prints that panel alone.
+// Printing the backup codes (src/islands/twofa/twofa-parts.tsx) prints that panel alone.
 const drawerCss = `
 html .side-drawer{display:flex;flex-direction:column;min-height:calc(100vh - 3.5rem)}
 html[data-drawer="closed"] .side-drawer{display:none}

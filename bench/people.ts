@@ -27,8 +27,8 @@ import { createApp } from '../src/app';
 import { readConfig } from '../src/config';
 import { seedDemo } from '../src/db/seed';
 import type { Deps } from '../src/deps';
-import { createPasswordHasher } from '../src/domain/auth/passwords';
-import { IMPORT_HEADERS } from '../src/shared/people-schemas';
+import { createPasswordHasher } from '../src/domain/security/password-hashing';
+import { IMPORT_HEADERS } from '../src/shared/people/schemas';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(os.tmpdir(), 'portal-bench-people-'));

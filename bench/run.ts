@@ -16,8 +16,8 @@ import { gzipSync } from 'node:zlib';
 import { browserBuildOptions } from '../scripts/browser-build-options.mjs';
 import { loadArgon2Native } from '../src/adapters/argon2-native';
 import { loadArgon2Node } from '../src/adapters/argon2-node';
-import { createPasswordHasher } from '../src/domain/auth/passwords';
-import { passwordScore } from '../src/shared/password';
+import { createPasswordHasher } from '../src/domain/security/password-hashing';
+import { passwordScore } from '../src/shared/account/password-strength';
 import { freePort } from '../tests/support/free-port';
 import { call } from './http';
 import type { LoadJob, LoadOutput } from './load-generator';
@@ -372,7 +372,7 @@ function apiUserBound(runs: Run[]): string {
   const us = (r: Run | undefined) => (r?.serverCpuPerReq == null ? 'n/a' : `${Math.round(r.serverCpuPerReq * 1000)} µs`);
   return [
     `- **GET api/user (signed in)**: CPU on the server's event loop. Per request in this run (one process): ${us(portal)} of server CPU for the portal, ${us(ceiling)} for the same app with the principal answered from memory (the ceiling row), ${us(bare)} for the bare route.`,
-    "The difference between the first two is the per-request database check: one statement prepared once on the local file driver reads the host's tenant, the session, user, membership, the other memberships with their apps and, when enforced, the allowlist (`src/domain/auth/request-auth.ts`, `src/adapters/db-sqlite-file.ts`), and its row is mapped to the objects routes use; activity is written after the answer, at most once a minute.",
+    "The difference between the first two is the per-request database check: one statement prepared once on the local file driver reads the host's tenant, the session, user, membership, the other memberships with their apps and, when enforced, the allowlist (`src/domain/sign-in/request-auth.ts`, `src/adapters/db-sqlite-file.ts`), and its row is mapped to the objects routes use; activity is written after the answer, at most once a minute.",
     "The difference between the last two is HTTP parsing, Hono's routing and middleware (host, session rules, language, CSRF), the security headers and the 1.1 KB JSON answer.",
     `Latency at ${READ_CONNECTIONS} connections is queueing: an event loop answers, in one pass, the requests that arrived while it worked on the previous pass, so p99 comes out near twice the connections it serves times its CPU per request; on ${PROCESSES} processes each serves half the connections but shares the cores with the other and with the load generator.`,
     'The ceiling rows are what the same code reaches with no database work at all: a check that reads the database on every request, so that a revoked session or membership ends access at the next request (docs/SECURITY.md), cannot beat them.',

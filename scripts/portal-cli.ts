@@ -19,7 +19,7 @@ import {
   type TokenDb,
   type TokenSummary,
 } from '../src/domain/operator/tokens';
-import { MAINTENANCE_APPS, OPERATOR_SCOPES, TENANT_APPS, TENANT_STATUSES } from '../src/shared/operator-schemas';
+import { MAINTENANCE_APPS, OPERATOR_SCOPES, TENANT_APPS, TENANT_STATUSES } from '../src/shared/operator/schemas';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -11,7 +11,7 @@ import { migrateLibsql, openLibsql } from '../src/adapters/db-libsql';
 import { readConfig } from '../src/config';
 import type { Db } from '../src/db/client';
 import { isEmpty, seedDemo } from '../src/db/seed';
-import { createPasswordHasher } from '../src/domain/auth/passwords';
+import { createPasswordHasher } from '../src/domain/security/password-hashing';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const config = readConfig({ DEV_MODE: 'true', ...process.env });

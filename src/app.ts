@@ -4,41 +4,28 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { AppError } from './domain/errors';
-import { accountApi } from './routes/api/account';
-import { adminSettingsApi } from './routes/api/admin-settings';
-import { adminPeopleApi } from './routes/api/admin-people';
-import { adminImportApi, UPLOAD_PATHS } from './routes/api/admin-import';
-import { authApi } from './routes/api/auth';
-import { twofaApi } from './routes/api/twofa';
-import { challengeApi } from './routes/api/challenges';
-import { invitationsApi } from './routes/api/invitations';
-import { openApiRoute } from './routes/api/openapi';
-import { operatorApi } from './routes/api/operator';
-import { appUrls } from './routes/api/helpers';
-import { publicApi } from './routes/api/public';
-import { samlApi } from './routes/api/saml';
 import { SAML_PATHS } from './domain/sso/sp';
-import { samlPages } from './routes/pages/saml';
-import { errorPage } from './routes/pages/framed';
-import type { AppEnv } from './routes/env';
+import { account } from './routes/account';
+import { audit } from './routes/audit';
+import { billing } from './routes/billing';
+import { appUrls } from './routes/http/apps';
+import type { AppEnv } from './routes/http/env';
+import { errorPage } from './routes/http/framed';
 import { contextMiddleware } from './routes/middleware/context';
 import { pageGuard, personScopeGuard } from './routes/middleware/guards';
 import { csrfGuard, securityHeaders } from './routes/middleware/security';
-import { accountPages } from './routes/pages/my-account';
-import { invitationPages } from './routes/pages/invitations';
-import { adminSettingsPages } from './routes/pages/admin';
-import { additionalChallengePages } from './routes/pages/additional-challenge';
-import { openMeishiMobilePages } from './routes/pages/open-meishi-mobile';
-import { devPages } from './routes/pages/dev';
-import { forgotPages } from './routes/pages/forgot';
-import { registerPages } from './routes/pages/register';
-import { resetPages } from './routes/pages/reset';
-import { verifyPages } from './routes/pages/verify';
-import { handoffPages } from './routes/pages/handoff';
-import { loginPages } from './routes/pages/login';
-import { languagePages } from './routes/pages/language';
-import { twofaPages } from './routes/pages/twofa';
-import { twofaLoginPages } from './routes/pages/twofa-login';
+import { openApiRoute } from './routes/openapi/openapi';
+import { operations } from './routes/operations';
+import { devPages } from './routes/operations/dev-pages';
+import { operator } from './routes/operator';
+import { people, UPLOAD_PATHS } from './routes/people';
+import { signIn } from './routes/sign-in';
+import { sso } from './routes/sso';
+import { tenantSettings } from './routes/tenant-settings';
+import { twofa } from './routes/twofa';
+
+/** The features, in the order their calls and screens are matched (src/routes/<feature>/index.ts). */
+const FEATURES = [operations, sso, signIn, account, twofa, tenantSettings, billing, people, audit, operator];
 
 /** JSON bodies above this are refused before parsing (uploads get their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -75,7 +62,7 @@ export function createApp(deps: Deps) {
   const acsPath = `${base}${SAML_PATHS.acs}`;
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
   const samlLimit = bodyLimit({ maxSize: SAML_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
-  // CSV uploads carry their own 50 MB limit (src/routes/api/admin-import.ts).
+  // CSV uploads carry their own 50 MB limit (src/routes/people/import-api.ts).
   const uploads = new Set(UPLOAD_PATHS.map((p) => `${base}/api${p}`));
   // The add-in backend calls redeem server to server; its single-use token is the credential.
   // Operator calls authenticate with a bearer header only (never a cookie), which a browser
@@ -99,38 +86,14 @@ export function createApp(deps: Deps) {
   });
   // A session a tenant's IdP made may not use the person's account-wide calls (decision 0035).
   api.use('*', personScopeGuard(`${base}/api`));
-  api.route('/', publicApi);
-  api.route('/', samlApi);
-  api.route('/', authApi);
-  api.route('/', challengeApi);
-  api.route('/', accountApi);
-  api.route('/', invitationsApi);
-  api.route('/', twofaApi);
-  api.route('/', adminSettingsApi);
-  api.route('/', adminImportApi);
-  api.route('/', adminPeopleApi);
-  api.route('/', operatorApi);
+  for (const f of FEATURES) api.route('/', f.api);
   api.route('/', openApiRoute);
   api.all('*', (c) => c.json({ message: 'not-found' }, 404));
   app.route(`${base}/api`, api);
 
   const pages = new Hono<AppEnv>();
   pages.use('*', pageGuard);
-  pages.route('/', loginPages);
-  pages.route('/', languagePages);
-  pages.route('/', accountPages);
-  pages.route('/', invitationPages);
-  pages.route('/', additionalChallengePages);
-  pages.route('/', openMeishiMobilePages);
-  pages.route('/', handoffPages);
-  pages.route('/', forgotPages);
-  pages.route('/', resetPages);
-  pages.route('/', registerPages);
-  pages.route('/', verifyPages);
-  pages.route('/', twofaPages);
-  pages.route('/', twofaLoginPages);
-  pages.route('/', adminSettingsPages);
-  pages.route('/', samlPages);
+  for (const f of FEATURES) pages.route('/', f.pages);
   app.route(base, pages);
   app.get('/', (c) => c.redirect(`${base}/login`, 302));
   if (deps.config.DEV_MODE) app.route('/', devPages(base, appUrls(deps.config)));

@@ -2,7 +2,7 @@
 // runtime it runs on.
 import type { Config } from './config';
 import type { Db } from './db/client';
-import type { PasswordHasher } from './domain/auth/passwords';
+import type { PasswordHasher } from './domain/security/password-hashing';
 
 export interface Geo {
   countryCode: string | null;

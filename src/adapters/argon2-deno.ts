@@ -1,7 +1,7 @@
 // Deno: argon2id from @node-rs/argon2 where Node-API modules load (the Deno CLI with --allow-ffi:
 // the hash runs on Deno's thread pool, off the event loop), the WebAssembly build otherwise (Deno
 // Deploy has no Node-API). Both make and verify the same PHC strings as every other runtime.
-import type { Argon2idFn } from '../domain/auth/passwords';
+import type { Argon2idFn } from '../domain/security/password-hashing';
 import { loadArgon2Node } from './argon2-node';
 
 export async function loadArgon2Deno(): Promise<Argon2idFn> {

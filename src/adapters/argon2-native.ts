@@ -13,7 +13,7 @@
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Argon2idFn } from '../domain/auth/passwords';
+import type { Argon2idFn } from '../domain/security/password-hashing';
 
 export function defaultHashConcurrency(): number {
   const fromEnv = Number(process.env.ARGON2_CONCURRENCY);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import setupWasm from 'argon2id/lib/setup.js';
-import type { Argon2idFn } from '../domain/auth/passwords';
+import type { Argon2idFn } from '../domain/security/password-hashing';
 
 const require = createRequire(import.meta.url);
 

@@ -3,7 +3,7 @@
 import setupWasm from 'argon2id/lib/setup.js';
 import simd from 'argon2id/dist/simd.wasm';
 import noSimd from 'argon2id/dist/no-simd.wasm';
-import type { Argon2idFn } from '../domain/auth/passwords';
+import type { Argon2idFn } from '../domain/security/password-hashing';
 
 export async function loadArgon2Worker(): Promise<Argon2idFn> {
   const load = (module: WebAssembly.Module) => async (imports: WebAssembly.Imports) => ({

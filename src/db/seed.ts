@@ -1,9 +1,9 @@
 // Demo data of DESIGN.md section 7. Applied by `npm start` / `npm run start:node` when the
 // database has no tenant yet; every demo password is Portal-Demo-2026!.
 import { count } from 'drizzle-orm';
-import type { PasswordHasher } from '../domain/auth/passwords';
+import type { PasswordHasher } from '../domain/security/password-hashing';
 import { encryptSecret } from '../domain/security/secrets';
-import { passwordScore } from '../shared/password';
+import { passwordScore } from '../shared/account/password-strength';
 import type { Db } from './client';
 import {
   contractDetails,

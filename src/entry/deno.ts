@@ -18,7 +18,7 @@ import { createApp } from '../app';
 import { readConfig } from '../config';
 import { isEmpty, seedDemo } from '../db/seed';
 import type { Deps } from '../deps';
-import { createPasswordHasher } from '../domain/auth/passwords';
+import { createPasswordHasher } from '../domain/security/password-hashing';
 import { runScheduledJobs } from '../domain/operations/schedule';
 import { cronSchedule } from './cron-schedule';
 import { startPeopleSweep } from './people-sweep';

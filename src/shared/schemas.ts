@@ -63,7 +63,7 @@ export const changePasswordSchema = z.object({
 });
 
 /**
- * The query parameters of our signed mail links (`unsignedLink` in domain/auth/registration.ts:
+ * The query parameters of our signed mail links (`unsignedLink` in domain/account/registration.ts:
  * expires, id, then signature) and of the API call an island makes from one (expires, signature,
  * and the address as `email`).
  */

@@ -3,10 +3,10 @@ import type { ReactNode } from 'react';
 import type { Config } from '../config';
 import type { T, Lang } from '../shared/i18n';
 import type { AccountNoticeName } from '../shared/notices';
-import type { AppKey } from '../shared/redirection';
-import AccountNotice from '../islands/AccountNotice';
-import Toolbar from '../islands/Toolbar';
-import TrialExpiredPrompt from '../islands/TrialExpiredPrompt';
+import type { AppKey } from '../shared/sign-in/redirection';
+import AccountNotice from '../islands/frame/AccountNotice';
+import Toolbar from '../islands/frame/Toolbar';
+import TrialExpiredPrompt from '../islands/billing/TrialExpiredPrompt';
 import { Island } from './Island';
 
 export interface FrameData {

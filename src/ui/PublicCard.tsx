@@ -1,8 +1,8 @@
 // The frame of the public screens beside login (additional challenge, mobile hand-off, and for
-// signed-out visitors the error, SSO result and outbox pages: routes/pages/framed.tsx): a centred
+// signed-out visitors the error, SSO result and outbox pages: routes/http/framed.tsx): a centred
 // card under the suite name, and the login footer's language switch and copyright line.
 import type { ReactNode } from 'react';
-import LanguageSwitch from '../islands/LanguageSwitch';
+import LanguageSwitch from '../islands/account/LanguageSwitch';
 import type { Lang, T } from '../shared/i18n';
 import { Island } from './Island';
 

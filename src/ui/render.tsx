@@ -3,7 +3,7 @@
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ISLAND_TEXTS, type IslandName } from '../island-texts';
-import type { Ctx } from '../routes/env';
+import type { Ctx } from '../routes/http/env';
 import { allTexts, type Lang } from '../shared/i18n';
 import { pickTexts } from '../shared/texts';
 import { IslandContext, scriptJson, type IslandCollector } from './Island';
@@ -54,7 +54,7 @@ export function escapeHtml(s: string): string {
 /**
  * Not found, refused and the like, for a request that has no frame of its own to show (unknown
  * host, refused address, a public form refused): the public card every signed-out page has. The
- * app's not-found and error pages use routes/pages/framed.tsx, which also frames signed-in people.
+ * app's not-found and error pages use routes/http/framed.tsx, which also frames signed-in people.
  */
 export function renderErrorPage(c: Ctx, status: 400 | 403 | 404 | 413 | 415, messageKey: string): Response {
   const { t, lang, deps } = c.var;

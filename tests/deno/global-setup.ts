@@ -16,7 +16,7 @@ import { loadArgon2Node } from '../../src/adapters/argon2-node';
 import { migrateLibsql, openLibsql } from '../../src/adapters/db-libsql';
 import { readConfig } from '../../src/config';
 import { seedDemo } from '../../src/db/seed';
-import { createPasswordHasher } from '../../src/domain/auth/passwords';
+import { createPasswordHasher } from '../../src/domain/security/password-hashing';
 import { denoExecutable, denoPermissions } from '../../scripts/deno-path.mjs';
 import { rawRequest } from '../workers/support/client';
 import { startSmtp } from '../workers/support/smtp-receiver';

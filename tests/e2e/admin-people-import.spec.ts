@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { BASE, expect, LANGUAGES, test } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { dropQueuedMail, ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
-import { IMPORT_HEADERS } from '../../src/shared/people-schemas';
+import { IMPORT_HEADERS } from '../../src/shared/people/schemas';
 
 const api = (path: string) => `${BASE}/api/${path}`;
 

@@ -6,7 +6,7 @@ import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activityLogs, additionalDepartments, departments, mailQueue, outbox, tenantApps, tenantUsers, users } from '../../src/db/schema';
 import { drainMailQueue } from '../../src/domain/people/mail-queue';
-import { IMPORT_HEADERS, IMPORT_MAX_BYTES } from '../../src/shared/people-schemas';
+import { IMPORT_HEADERS, IMPORT_MAX_BYTES } from '../../src/shared/people/schemas';
 import { createHarness, TEST_IP_HEADER, type Harness, type TestClient } from '../support/harness';
 
 let h: Harness;

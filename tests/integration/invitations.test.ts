@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantUsers, users } from '../../src/db/schema';
-import { IMPORT_HEADERS } from '../../src/shared/people-schemas';
+import { IMPORT_HEADERS } from '../../src/shared/people/schemas';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 
 let h: Harness;

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, like } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityLogs, outbox, sessions, throttles } from '../../src/db/schema';
-import { LOGIN_LIMITS } from '../../src/domain/auth/login';
+import { LOGIN_LIMITS } from '../../src/domain/sign-in/password-login';
 import { createOperatorToken } from '../../src/domain/operator/tokens';
-import { OPERATOR_ADDRESS_FAILURE_LIMIT, OPERATOR_TOKEN_FAILURE_LIMIT } from '../../src/routes/api/operator';
+import { OPERATOR_ADDRESS_FAILURE_LIMIT, OPERATOR_TOKEN_FAILURE_LIMIT } from '../../src/routes/operator/api';
 import { createHarness, TEST_IP_HEADER, type Harness, type TestClient } from '../support/harness';
 import { codeIn, lastMail, linkIn, mailsTo } from '../support/mail';
 

@@ -1,10 +1,10 @@
 // The API description (issue 8): GET /accounts/api/openapi.json is valid OpenAPI 3.1, generated
 // from the catalog, and the catalog lists exactly the routes the app mounts. A new route without a
-// catalog entry (or an entry whose route is gone) fails here: add it to src/routes/api/catalog.ts.
+// catalog entry (or an entry whose route is gone) fails here: add it to src/routes/openapi/catalog.ts.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CATALOG } from '../../src/routes/api/catalog';
-import { openApiPath } from '../../src/routes/api/openapi';
+import { API_CATALOG } from '../../src/routes/openapi/catalog';
+import { openApiPath } from '../../src/routes/openapi/openapi';
 import { createHarness, type Harness } from '../support/harness';
 
 let h: Harness;
@@ -31,7 +31,7 @@ describe('catalog', () => {
     const mounted = mountedRoutes();
     expect(mounted.length).toBeGreaterThan(50);
     expect(catalog.filter((k) => !mounted.includes(k)), 'in the catalog but not mounted').toEqual([]);
-    expect(mounted.filter((k) => !catalog.includes(k)), 'mounted but missing from src/routes/api/catalog.ts').toEqual([]);
+    expect(mounted.filter((k) => !catalog.includes(k)), 'mounted but missing from src/routes/openapi/catalog.ts').toEqual([]);
     expect(new Set(catalog).size, 'each route once').toBe(catalog.length);
   });
 

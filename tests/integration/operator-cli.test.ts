@@ -10,7 +10,7 @@ import { main } from '../../scripts/portal-cli';
 import { APP_VERSION } from '../../src/config';
 import { migrateLibsql, openLibsql } from '../../src/adapters/db-libsql';
 import { authenticateOperator, createOperatorToken } from '../../src/domain/operator/tokens';
-import { OPERATOR_SCOPES } from '../../src/shared/operator-schemas';
+import { OPERATOR_SCOPES } from '../../src/shared/operator/schemas';
 import { createHarness, type Harness } from '../support/harness';
 
 let h: Harness;

@@ -5,7 +5,7 @@ import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityLogs, contractDetails, operatorTokens, serviceRequests, tenantApps, tenants, tenantUsers, throttles, users } from '../../src/db/schema';
 import { createOperatorToken, listOperatorTokens, revokeOperatorToken, rotateOperatorToken } from '../../src/domain/operator/tokens';
-import { OPERATOR_SCOPES } from '../../src/shared/operator-schemas';
+import { OPERATOR_SCOPES } from '../../src/shared/operator/schemas';
 import { createHarness, TEST_IP_HEADER, type Harness } from '../support/harness';
 import { lastMail, linkIn } from '../support/mail';
 

@@ -4,9 +4,9 @@
 // sign-ins give their share of the hourly pending-login cap back.
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LOGIN_LIMITS } from '../../src/domain/auth/login';
-import { CHALLENGES_PER_HOUR } from '../../src/domain/auth/challenges';
-import { knownBrowserValue } from '../../src/domain/auth/known-browser';
+import { LOGIN_LIMITS } from '../../src/domain/sign-in/password-login';
+import { CHALLENGES_PER_HOUR } from '../../src/domain/sign-in/pending-logins';
+import { knownBrowserValue } from '../../src/domain/sign-in/known-browser';
 import { users } from '../../src/db/schema';
 import { createHarness, type Harness } from '../support/harness';
 import { mailsTo } from '../support/mail';

@@ -37,7 +37,7 @@ async function pageFiles(host: string, path: string, headers: Record<string, str
   for (const m of html.matchAll(/<script type="module"[^>]*\ssrc="([^"]+)"/g)) closure(`dist/public${m[1]}`, files);
   const islands = [...new Set([...html.matchAll(/data-island="([^"]+)"/g)].map((m) => m[1]!))];
   for (const name of islands) {
-    const chunk = Object.entries(outputs).find(([, o]) => o.entryPoint === `src/islands/${name}.tsx`)?.[0];
+    const chunk = Object.entries(outputs).find(([, o]) => o.entryPoint !== undefined && new RegExp(`^src/islands/[\\w-]+/${name}\\.tsx$`).test(o.entryPoint))?.[0];
     expect(chunk, name).toBeDefined();
     closure(chunk!, files);
   }

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenants, tenantUsers, users } from '../../src/db/schema';
 import { createApp } from '../../src/app';
-import { sendInvitation } from '../../src/domain/auth/registration';
+import { sendInvitation } from '../../src/domain/account/registration';
 import { createHarness, TestClient, type Harness } from '../support/harness';
 import { lastMail, linkIn } from '../support/mail';
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sessions, tenants, tenantUsers, whitelistedIps } from '../../src/db/schema';
 import { forgetHosts } from '../../src/domain/tenants/hosts';
 import { listMemberships } from '../../src/domain/tenants/memberships';
-import { userPayload } from '../../src/domain/users/profile';
+import { userPayload } from '../../src/domain/account/profile';
 import { createHarness, type Harness } from '../support/harness';
 
 let h: Harness;

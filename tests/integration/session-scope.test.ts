@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessions, tenantUsers, users } from '../../src/db/schema';
 import { rememberThisDevice } from '../../src/domain/twofa/login';
-import { API_CATALOG } from '../../src/routes/api/catalog';
+import { API_CATALOG } from '../../src/routes/openapi/catalog';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 import { makeKeyPair, type KeyPair } from '../support/saml-idp';
 import { configureAcmeSso, ssoSignIn } from '../support/sso-session';

@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginChallenges, samlSettings, sessions, tenants, tenantUsers, users } from '../../src/db/schema';
-import { sendInvitation } from '../../src/domain/auth/registration';
+import { sendInvitation } from '../../src/domain/account/registration';
 import { createHarness, type Harness, type TestClient, type TestResponse } from '../support/harness';
 import { lastMail, linkIn, mailsTo } from '../support/mail';
 

@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessions, tenants, tenantUsers, users, whitelistedIps } from '../../src/db/schema';
-import { sendInvitation } from '../../src/domain/auth/registration';
+import { sendInvitation } from '../../src/domain/account/registration';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 import { codeIn, lastMail, linkIn } from '../support/mail';
 import { makeKeyPair, TestIdp, type KeyPair } from '../support/saml-idp';
@@ -226,7 +226,7 @@ describe('SSO sessions stay in their tenant', () => {
     const b = await ssoSession('multi@example.test');
     const s = (await h.deps.db.select().from(sessions).where(eq(sessions.authMethod, 'sso')).get())!;
     // Forge what an older build could have issued: a code from the SSO session to Globex.
-    const { createHandoff } = await import('../../src/domain/auth/handoff');
+    const { createHandoff } = await import('../../src/domain/sign-in/handoff');
     await expect(createHandoff(h.deps, s, 2, '/accounts/my-account')).rejects.toMatchObject({ code: 'sign-in-required' });
     expect((await b.get('/accounts/api/user')).status).toBe(200);
   });

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenants, tenantUsers, users } from '../../src/db/schema';
-import { sendInvitation } from '../../src/domain/auth/registration';
+import { sendInvitation } from '../../src/domain/account/registration';
 import { createHarness, type Harness, type TestClient, type TestResponse } from '../support/harness';
 import { lastMail, linkIn } from '../support/mail';
 

@@ -13,7 +13,7 @@ import { createApp } from '../../src/app';
 import { readConfig } from '../../src/config';
 import { seedDemo } from '../../src/db/seed';
 import type { Deps, RuntimePort } from '../../src/deps';
-import { createPasswordHasher, type PasswordHasher } from '../../src/domain/auth/passwords';
+import { createPasswordHasher, type PasswordHasher } from '../../src/domain/security/password-hashing';
 
 const migrations = fileURLToPath(new URL('../../migrations', import.meta.url));
 // One hasher (one WebAssembly instance) for the whole test process.

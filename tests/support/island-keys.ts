@@ -38,8 +38,16 @@ export function islandFiles(name: string): string[] {
       if (target && (rel.startsWith('islands/') || rel.startsWith('shared/'))) visit(target);
     }
   };
-  visit(join(SRC, 'islands', `${name}.tsx`));
+  visit(islandFile(name));
   return [...seen];
+}
+
+/** The island's own file, as the browser entry (src/client.ts) imports it: islands/<feature>/<name>. */
+export function islandFile(name: string): string {
+  const client = readFileSync(join(SRC, 'client.ts'), 'utf8');
+  const path = new RegExp(`^\\s+${name}: \\(\\) => import\\('\\./(islands/[\\w/-]+)'\\)`, 'm').exec(client)?.[1];
+  if (!path) throw new Error(`${name} is not hydrated by src/client.ts`);
+  return join(SRC, `${path}.tsx`);
 }
 
 /** Keys (exact) and key prefixes (namespaces, "errors." of `errors.${x}`) the code can translate. */

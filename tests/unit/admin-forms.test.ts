@@ -1,9 +1,9 @@
 // The tenant-settings forms' own checks (spec 02 section 5), as the islands apply them.
 import { describe, expect, it } from 'vitest';
-import { contactErrors } from '../../src/islands/ContactDetails';
-import { ipText } from '../../src/islands/IpRestriction';
-import { readCount } from '../../src/islands/MoreServicesForm';
-import { readSubdomain } from '../../src/islands/TenantUrlSettings';
+import { contactErrors } from '../../src/islands/billing/ContactDetails';
+import { ipText } from '../../src/islands/tenant-settings/IpRestriction';
+import { readCount } from '../../src/islands/billing/MoreServicesForm';
+import { readSubdomain } from '../../src/islands/tenant-settings/TenantUrlSettings';
 import { getT } from '../../src/shared/i18n';
 
 describe('custom subdomain', () => {

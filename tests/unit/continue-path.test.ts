@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeContinuePath } from '../../src/shared/continue-path';
+import { safeContinuePath } from '../../src/shared/sign-in/continue-path';
 
 const ok = (v: string) => safeContinuePath(v, '/accounts', ['/meishi/', '/scheduler/', '/operator/']);
 

@@ -13,7 +13,7 @@ import {
   localDay,
   trialDaysLeft,
   type ContractDetails,
-} from '../../src/shared/contract';
+} from '../../src/shared/billing/contract';
 
 const NOW = Date.UTC(2026, 3, 27, 0, 0, 0);
 const DAY = 86_400_000;

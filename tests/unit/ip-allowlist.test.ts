@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowed } from '../../src/domain/security/ip-allowlist';
+import { isAllowed } from '../../src/domain/security/ip-match';
 
 describe('IP allowlist matching', () => {
   const list = [

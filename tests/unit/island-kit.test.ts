@@ -3,7 +3,7 @@
 // the error code union. The browser journeys (tests/e2e/island-kit.spec.ts) drive the same
 // components with a keyboard and a clipboard.
 import { describe, expect, it } from 'vitest';
-import { backspaceInCode, codeDigits, secondsUntil, toHalfWidthDigits, typeIntoCode } from '../../src/shared/code-entry';
+import { backspaceInCode, codeDigits, secondsUntil, toHalfWidthDigits, typeIntoCode } from '../../src/shared/twofa/code-entry';
 import { createDialogStack } from '../../src/shared/dialog-stack';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -16,7 +16,8 @@ const asKey = (used: string) => used.replace(/\.$/, '');
 describe('island texts (src/island-texts.ts)', () => {
   it('lists exactly the islands the browser entry hydrates', () => {
     const client = readFileSync(`${SRC}client.ts`, 'utf8');
-    const hydrated = [...client.matchAll(/^\s+(\w+): \(\) => import\('\.\/islands\/(\w+)'\)/gm)].map((m) => {
+    // Each island lives in its feature's folder (islands/<feature>/<Name>.tsx) and is named for its file.
+    const hydrated = [...client.matchAll(/^\s+(\w+): \(\) => import\('\.\/islands\/[\w-]+\/(\w+)'\)/gm)].map((m) => {
       expect(m[1]).toBe(m[2]);
       return m[1];
     });
@@ -39,9 +40,9 @@ describe('island texts (src/island-texts.ts)', () => {
 
   it('the reading finds literal keys, key namespaces and template prefixes', () => {
     // Guards the checks above against a reader that silently finds nothing.
-    const login = keysIn(`${SRC}islands/LoginForm.tsx`);
+    const login = keysIn(`${SRC}islands/sign-in/LoginForm.tsx`);
     expect(login).toEqual(expect.arrayContaining(['login.next', 'errors.generic', 'errors.invalid-credentials']));
-    expect(keysIn(`${SRC}islands/ChangePasswordDialog.tsx`)).toEqual(expect.arrayContaining(['passwordRules.server.']));
+    expect(keysIn(`${SRC}islands/account/ChangePasswordDialog.tsx`)).toEqual(expect.arrayContaining(['passwordRules.server.']));
     expect(keysOfIsland('ResetForm').map((k) => k.key)).toEqual(expect.arrayContaining(['passwordForm.requirement.', 'redirection.chooseApp']));
   });
 });

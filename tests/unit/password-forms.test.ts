@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import { getT } from '../../src/shared/i18n';
-import { checkRequirements, DEFAULT_POLICY, readNewPasswordMessage } from '../../src/shared/password-policy';
-import { forcedReason } from '../../src/shared/signed-in';
+import { checkRequirements, DEFAULT_POLICY, readNewPasswordMessage } from '../../src/shared/account/password-policy';
+import { forcedReason } from '../../src/shared/sign-in/signed-in';
 
 describe('change-password dialog: server messages about the new password', () => {
   it('maps the spec keywords to the dialog texts, whatever else the message says', () => {

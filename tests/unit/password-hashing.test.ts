@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { createHashPool, loadArgon2Native } from '../../src/adapters/argon2-native';
 import { loadArgon2Node } from '../../src/adapters/argon2-node';
-import { createPasswordHasher } from '../../src/domain/auth/passwords';
+import { createPasswordHasher } from '../../src/domain/security/password-hashing';
 
 const hasher = createPasswordHasher(loadArgon2Node);
 

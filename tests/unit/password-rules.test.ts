@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRequirements, DEFAULT_POLICY, meetsPolicy, passwordScore, strictestPolicy } from '../../src/shared/password';
+import { checkRequirements, DEFAULT_POLICY, meetsPolicy, passwordScore, strictestPolicy } from '../../src/shared/account/password-strength';
 
 describe('password policy and strength (spec 01 section 5)', () => {
   it('lists each requirement as met or unmet', () => {

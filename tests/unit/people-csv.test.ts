@@ -3,7 +3,7 @@
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { sampleCsv } from '../../src/domain/people/import';
+import { sampleCsv } from '../../src/domain/people/import/sample';
 import {
   bytesToLatin1,
   checkHeader,
@@ -15,10 +15,10 @@ import {
   toRow,
   UploadInspector,
   type CsvEncoding,
-} from '../../src/domain/people/import-csv';
-import { openMultipartFile } from '../../src/routes/api/multipart';
-import { csvTime, exportFilename, FORMULA_START } from '../../src/domain/people/audit-export';
-import { IMPORT_HEADERS, type ImportRowError } from '../../src/shared/people-schemas';
+} from '../../src/domain/people/import/csv';
+import { openMultipartFile } from '../../src/routes/people/multipart';
+import { csvTime, exportFilename, FORMULA_START } from '../../src/domain/audit/export';
+import { IMPORT_HEADERS, type ImportRowError } from '../../src/shared/people/schemas';
 import { getT } from '../../src/shared/i18n';
 
 const enc = new TextEncoder();

@@ -1,9 +1,9 @@
 // The people screens' own rules (spec 02 sections 2, 5, 8 and 9), as the islands apply them.
 import { describe, expect, it } from 'vitest';
-import { importErrorKey } from '../../src/islands/csv-import';
-import { userFormErrors } from '../../src/islands/user-dialog';
+import { importErrorKey } from '../../src/islands/people/csv-import';
+import { userFormErrors } from '../../src/islands/people/user-dialog';
 import { getT } from '../../src/shared/i18n';
-import { CSV_TYPE_ERROR } from '../../src/shared/people-schemas';
+import { CSV_TYPE_ERROR } from '../../src/shared/people/schemas';
 import {
   additionalWithoutMain,
   checkCsvFile,
@@ -15,7 +15,7 @@ import {
   pageCount,
   readListQuery,
   timeFromNow,
-} from '../../src/shared/people-ui';
+} from '../../src/shared/people/list-state';
 
 const SORTS = ['created_at', 'name', 'email', 'last_active_at'];
 

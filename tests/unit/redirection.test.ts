@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterTenantChosen, decideRedirection, redirectionStep, type RedirectionInput } from '../../src/shared/redirection';
+import { afterTenantChosen, decideRedirection, redirectionStep, type RedirectionInput } from '../../src/shared/sign-in/redirection';
 
 const appUrls = { meishi: '/meishi/', scheduler: '/scheduler/', meishi_operator: '/operator/' };
 const acme = { id: 1, name: 'Acme', hostLabel: 'acme', apps: ['meishi', 'scheduler'] as const };

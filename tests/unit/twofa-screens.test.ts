@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiResult } from '../../src/shared/api';
 import { accountNotice, loginWithNotice } from '../../src/shared/notices';
-import { failedSetupUrl, retryAfterSeconds } from '../../src/islands/twofa-parts';
-import { mobileE164 } from '../../src/islands/TwofaSms';
-import { verifyPasswordTarget } from '../../src/routes/pages/twofa';
+import { failedSetupUrl, retryAfterSeconds } from '../../src/islands/twofa/twofa-parts';
+import { mobileE164 } from '../../src/islands/twofa/TwofaSms';
+import { verifyPasswordTarget } from '../../src/routes/twofa/account-pages';
 
 const answer = (status: number, headers: Record<string, string>, data: Record<string, unknown> = {}): ApiResult<{ duration?: number }> => ({
   ok: status < 400,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgent } from '../../src/domain/auth/user-agent';
+import { parseAgent } from '../../src/domain/sign-in/user-agent';
 
 describe('user agent parsing for session devices', () => {
   it('reads device, os and browser', () => {

@@ -6,7 +6,7 @@
 import iconv from 'iconv-lite';
 import { request as httpRequest } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
-import { IMPORT_HEADERS } from '../../src/shared/people-schemas';
+import { IMPORT_HEADERS } from '../../src/shared/people/schemas';
 import { Browser, type HostClient } from './support/client';
 
 const port = inject('workerPort');

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { tenantContacts, type Tenant } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
-import type { Actor } from '../tenants/settings';
+import type { Actor } from '../tenant-settings/settings';
 
 export interface ContactInput {
   companyName: string;

@@ -3,7 +3,7 @@
 import { and, eq, gte } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { contractDetails, serviceRequests, type Tenant, type User } from '../../db/schema';
-import { BULK_EMAIL_PLANS } from '../../shared/admin-schemas';
+import { BULK_EMAIL_PLANS } from '../../shared/tenant-settings/schemas';
 import { AppError } from '../errors';
 import { auditInsert } from '../audit/log';
 

@@ -3,7 +3,7 @@
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { maintenanceMessages, serviceRequests, tenants, users } from '../../db/schema';
-import type { MaintenanceMessageInput } from '../../shared/operator-schemas';
+import type { MaintenanceMessageInput } from '../../shared/operator/schemas';
 import { auditInsert } from '../audit/log';
 import { AppError } from '../errors';
 import { auditOperator, iso, operatorAudit, type OperatorActor } from './tenants';

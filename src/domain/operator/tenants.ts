@@ -4,11 +4,11 @@
 import { and, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { contractDetails, tenantApps, tenants, tenantUsers, users, type Tenant } from '../../db/schema';
-import type { CreateTenantInput, UpdateTenantInput } from '../../shared/operator-schemas';
+import type { CreateTenantInput, UpdateTenantInput } from '../../shared/operator/schemas';
 import { auditInsert } from '../audit/log';
-import { sendInvitation } from '../auth/registration';
+import { sendInvitation } from '../account/registration';
 import { AppError, isUniqueViolation } from '../errors';
-import { RESERVED_SUBDOMAINS } from '../tenants/settings';
+import { RESERVED_SUBDOMAINS } from '../tenant-settings/settings';
 import type { OperatorIdentity } from './tokens';
 import { forgetHosts } from '../tenants/hosts';
 

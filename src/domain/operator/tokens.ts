@@ -8,7 +8,7 @@
 // both, so D1 and libSQL cannot drift apart. Every rule that guards (a token's end, one successor
 // per token) is decided inside the statement that reads or writes.
 import { allRows, firstRow, type Db, type SqlArg } from '../../db/client';
-import { OPERATOR_SCOPES, type OperatorScope } from '../../shared/operator-schemas';
+import { OPERATOR_SCOPES, type OperatorScope } from '../../shared/operator/schemas';
 import { AppError } from '../errors';
 import { randomToken, safeEqual, sha256Hex } from '../security/tokens';
 

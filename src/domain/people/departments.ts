@@ -3,7 +3,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { additionalDepartments, departments, tenantUsers, users, type Tenant } from '../../db/schema';
-import type { Department, DepartmentWithUsers } from '../../shared/people-schemas';
+import type { Department, DepartmentWithUsers } from '../../shared/people/schemas';
 import type { T } from '../../shared/i18n';
 import { auditInsert } from '../audit/log';
 import { AppError, isUniqueViolation, ValidationError } from '../errors';

@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { mailQueue, tenants, tenantUsers, users } from '../../db/schema';
-import { sendInvitation } from '../auth/registration';
+import { sendInvitation } from '../account/registration';
 import { sendAddedToTenant } from './users';
 
 const LEASE_MS = 5 * 60_000;

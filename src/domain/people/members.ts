@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db, SqlStatement } from '../../db/client';
 import { additionalDepartments, departments, tenantApps, tenantUsers, users, type AppKey, type Tenant, type TenantUser, type User } from '../../db/schema';
-import type { AdminUser, DepartmentRef, ManagedApp, UsersQuery } from '../../shared/people-schemas';
+import type { AdminUser, DepartmentRef, ManagedApp, UsersQuery } from '../../shared/people/schemas';
 import { memberApps } from '../tenants/memberships';
 import { AppError } from '../errors';
 

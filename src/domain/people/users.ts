@@ -6,7 +6,7 @@ import { and, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Deps } from '../../deps';
 import { additionalDepartments, mailQueue, samlSettings, sessions, tenants, tenantUsers, users, type Tenant, type User } from '../../db/schema';
-import type { AdminUser, ManagedApp, UserInput, UserUpdateInput } from '../../shared/people-schemas';
+import type { AdminUser, ManagedApp, UserInput, UserUpdateInput } from '../../shared/people/schemas';
 import { actorSnapshot, auditInsert } from '../audit/log';
 import { AppError, isUniqueViolation } from '../errors';
 import { sendMail } from '../mail/messages';

@@ -3,10 +3,10 @@
 import { eq } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { samlSettings, tenants, type Tenant } from '../../db/schema';
-import type { SamlSettingInput } from '../../shared/admin-schemas';
+import type { SamlSettingInput } from '../../shared/tenant-settings/schemas';
 import { auditInsert } from '../audit/log';
 import { AppError, ValidationError } from '../errors';
-import { assertSubscribed } from '../tenants/settings';
+import { assertSubscribed } from '../tenant-settings/settings';
 import { loadSetting } from './flow';
 import { parseCertificate, spUrls } from './sp';
 import { forgetHosts } from '../tenants/hosts';

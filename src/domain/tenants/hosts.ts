@@ -10,7 +10,7 @@ declare const read: unique symbol;
  * Workers from a D1 session that started at the primary or after the request's own write).
  * Only what decides access takes one (completeSignIn and the entry rules), so a cached copy
  * cannot reach a decision: the type has no other source than the readers in this file and the
- * request's own statement (domain/auth/request-auth.ts). Decision 0035.
+ * request's own statement (domain/sign-in/request-auth.ts). Decision 0035.
  */
 export type FreshTenant = Tenant & { readonly [read]: true };
 
@@ -36,7 +36,7 @@ export function hostLabel(hostname: string, portalDomain: string): string | null
 // keeps what it read for a short while, per database handle. Only signed-out reads use it, and a
 // cached tenant is a plain `Tenant`, which nothing that decides access accepts: a state-changing
 // request reads afresh (`fresh`), and a signed-in request reads its tenant in the same statement
-// as its session (domain/auth/request-auth.ts), so policy is never stale there.
+// as its session (domain/sign-in/request-auth.ts), so policy is never stale there.
 // Kept per database (a request's D1 session counts as its database: rootOf).
 // A change forgets every cached host at once, in this process and (Node, several processes)
 // in the others, through `hostChanges` (entry/node.ts relays it through the primary).

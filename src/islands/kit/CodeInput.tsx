@@ -2,12 +2,12 @@
 // box; Backspace on an empty box goes back and clears the one before; the arrow keys move; a
 // pasted code (or an SMS autofill into the first box, autocomplete="one-time-code") fills the
 // boxes from where it lands; full-width digits typed with a Japanese IME ("１２３") become
-// half-width, and anything that is not a digit is dropped (src/shared/code-entry.ts). The boxes
+// half-width, and anything that is not a digit is dropped (src/shared/twofa/code-entry.ts). The boxes
 // never hold a gap: focusing a box past the code's end moves to the first empty one.
 //
 // The first box carries the field's label (and the hint or error), the others "Digit n of 6".
 import { useRef, type ClipboardEvent, type KeyboardEvent, type RefObject } from 'react';
-import { backspaceInCode, CODE_LENGTH, typeIntoCode, type CodeEdit } from '../../shared/code-entry';
+import { backspaceInCode, CODE_LENGTH, typeIntoCode, type CodeEdit } from '../../shared/twofa/code-entry';
 import type { T } from '../../shared/i18n';
 import { FieldNote, noteId } from './Field';
 

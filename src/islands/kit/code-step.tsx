@@ -6,7 +6,7 @@
 // and what its answers lead to. Decision 0033.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiResult } from '../../shared/api';
-import { CODE_LENGTH, RESEND_COOLDOWN_SECONDS, retryAfterSeconds } from '../../shared/code-entry';
+import { CODE_LENGTH, RESEND_COOLDOWN_SECONDS, retryAfterSeconds } from '../../shared/twofa/code-entry';
 import { formatCountdown } from '../../shared/dates';
 import type { T } from '../../shared/i18n';
 import LiveAlert, { Alert, type Message } from './Alert';

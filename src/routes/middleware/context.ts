@@ -1,15 +1,15 @@
 // First middleware, and the one place that decides who is asking: deps, request id, client
 // address, protocol; the host's tenant and, with a session cookie, the session, user and
-// memberships, read together in one statement (domain/auth/request-auth.ts) and admitted by the
+// memberships, read together in one statement (domain/sign-in/request-auth.ts) and admitted by the
 // account rules (session.ts); then the language. One step instead of a chain of three keeps the
 // hottest calls cheap and leaves no window in which a later middleware sees half a decision.
 import type { MiddlewareHandler } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { parse as parseCookies } from 'hono/utils/cookie';
 import type { Deps } from '../../deps';
-import { readRequestAuth, type RequestAuth } from '../../domain/auth/request-auth';
+import { readRequestAuth, type RequestAuth } from '../../domain/sign-in/request-auth';
 import { hostLabel, rememberHost, resolveHost } from '../../domain/tenants/hosts';
-import { cookieName, LOCALE_COOKIE, SESSION_COOKIE, type AppEnv } from '../env';
+import { cookieName, LOCALE_COOKIE, SESSION_COOKIE, type AppEnv } from '../http/env';
 import { renderErrorPage } from '../../ui/render';
 import { anonymousLang, setLang } from './locale';
 import { admitSession } from './session';

@@ -3,8 +3,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import { matchRoute, type Access } from '../../shared/routes';
-import { API_CATALOG } from '../api/catalog';
-import type { AppEnv, AuthedEnv, Ctx } from '../env';
+import { API_CATALOG } from '../openapi/catalog';
+import type { AppEnv, AuthedEnv, Ctx } from '../http/env';
 
 export function isSsoUser(c: Ctx): boolean {
   return Boolean(c.get('hostTenant')?.isSsoEnabled && c.get('member')?.isSsoEnabled);

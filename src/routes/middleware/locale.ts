@@ -1,7 +1,7 @@
 // Language: the signed-in user's setting, then the login footer's cookie, then Accept-Language.
 // Decided once per request, by contextMiddleware, when it knows who is asking.
 import { DEFAULT_LANG, getT, isLang, langFromAcceptLanguage, type Lang } from '../../shared/i18n';
-import type { Ctx } from '../env';
+import type { Ctx } from '../http/env';
 
 export function setLang(c: Ctx, lang: Lang) {
   c.set('lang', lang);

@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../domain/errors';
 import { reserve } from '../../domain/security/limiter';
 import { addressKey } from '../../domain/security/network';
-import type { AppEnv } from '../env';
+import type { AppEnv } from '../http/env';
 
 export function limitPerAddress(name: string, max: number, windowMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -2,7 +2,7 @@
 // state-changing calls need X-Requested-With and an Origin equal to this host's own origin
 // (tenants share one registrable domain, so SameSite alone cannot tell them apart).
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../env';
+import type { AppEnv } from '../http/env';
 
 // A page's policy, around its per-response nonce (joined once).
 const CSP_HEAD = "default-src 'self'; script-src ";

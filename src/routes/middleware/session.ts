@@ -4,11 +4,12 @@
 // contextMiddleware calls admitSession in the same step that read the session, so a request is
 // either signed in with every rule applied or not signed in at all.
 import type { Context } from 'hono';
-import { liveSession } from '../../domain/auth/sessions';
-import type { RequestAuth } from '../../domain/auth/request-auth';
-import { isAllowed } from '../../domain/security/ip-allowlist';
-import { scopedMemberships, sessionScope } from '../../domain/auth/scope';
-import type { AppEnv } from '../env';
+import { liveSession } from '../../domain/sign-in/sessions';
+import type { RequestAuth } from '../../domain/sign-in/request-auth';
+import { isAllowed } from '../../domain/security/ip-match';
+import { scopedMemberships, sessionScope } from '../../domain/sign-in/scope';
+import { inBackground } from '../http/background';
+import type { AppEnv } from '../http/env';
 
 /**
  * Sets session, user, member, scope and memberships when the session may be used on this host; leaves
@@ -35,20 +36,6 @@ export function admitSession(c: Context<AppEnv>, found: NonNullable<RequestAuth[
   c.set('member', member);
   c.set('scope', scope);
   c.set('memberships', scopedMemberships(scope, found.memberships));
-  if (live.touch) afterResponse(c, live.touch);
+  if (live.touch) inBackground(c, live.touch(), 'session_touch');
   return null;
-}
-
-/** Runs `work` once the answer is on its way: waitUntil on Workers, a detached promise on Node. */
-function afterResponse(c: Context<AppEnv>, work: () => Promise<unknown>): void {
-  const logged = () =>
-    work().catch((e) => console.error(JSON.stringify({ level: 'error', event: 'session_touch_failed', requestId: c.get('requestId'), error: String(e) })));
-  let ctx: { waitUntil(p: Promise<unknown>): void } | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    ctx = undefined; // Node: no execution context; the process outlives the answer anyway.
-  }
-  if (ctx) ctx.waitUntil(logged());
-  else void logged();
 }

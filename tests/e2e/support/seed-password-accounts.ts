@@ -4,7 +4,7 @@
 // mail the portal sends. Run by global-setup.ts with tsx, in the server's environment.
 import { eq } from 'drizzle-orm';
 import { tenants, tenantUsers, users } from '../../../src/db/schema';
-import { sendInvitation, sendVerificationMail } from '../../../src/domain/auth/registration';
+import { sendInvitation, sendVerificationMail } from '../../../src/domain/account/registration';
 import { buildNodeDeps } from '../../../src/entry/node';
 import { ACCOUNT_SPECS, passwordAccount, WEAK_PASSWORD } from './password-accounts';
 

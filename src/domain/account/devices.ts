@@ -1,0 +1,90 @@
+// Session devices (spec 01 "Session devices"): the user's sessions on every host, the current
+// one apart; revoking one deletes its row, so its next request is unauthenticated at once. A
+// session a tenant's IdP made sees and ends only the sessions on that tenant's host, and never
+// the remembered two-factor devices, which are the person's (decision 0035).
+import { and, desc, eq, gt, ne } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { rememberedDevices, sessions, type Session } from '../../db/schema';
+import { AppError } from '../errors';
+import { sha256Hex } from '../security/tokens';
+import { audit } from '../audit/log';
+import { assertPersonScope, sessionsInScope, type SessionScope } from '../sign-in/scope';
+
+export function deviceView(s: Session) {
+  return {
+    id: s.id,
+    agent: { device: s.device, os: s.os, browser: s.browser, isNextaMeishiApp: s.isNextaMeishiApp },
+    location: { countryCode: s.countryCode, city: s.city, state: s.region, country: s.country },
+    ipAddress: s.ipAddress,
+    lastActivity: new Date(s.lastActivityAt).toISOString(),
+  };
+}
+
+/**
+ * Devices that skip the one-time code (remembered after a code), listed and revocable.
+ * `thisBrowser` marks the entry whose token is this browser's remember cookie.
+ */
+export async function listRememberedDevices(deps: Deps, userId: number, browserToken?: string) {
+  const browserHash = browserToken ? sha256Hex(browserToken) : null;
+  const rows = await deps.db
+    .select()
+    .from(rememberedDevices)
+    .where(and(eq(rememberedDevices.userId, userId), gt(rememberedDevices.expiresAt, deps.clock.now())))
+    .orderBy(desc(rememberedDevices.createdAt));
+  return rows.map((r) => ({
+    id: r.id,
+    agent: { device: r.device, os: r.os, browser: r.browser },
+    rememberedAt: new Date(r.createdAt).toISOString(),
+    expiresAt: new Date(r.expiresAt).toISOString(),
+    thisBrowser: browserHash !== null && r.tokenHash === browserHash,
+  }));
+}
+
+export async function forgetRememberedDevice(deps: Deps, current: Session, scope: SessionScope, id: string, ip: string | null): Promise<void> {
+  assertPersonScope(scope);
+  const gone = await deps.db
+    .delete(rememberedDevices)
+    .where(and(eq(rememberedDevices.id, id), eq(rememberedDevices.userId, current.userId)))
+    .returning({ id: rememberedDevices.id });
+  if (gone.length === 0) throw new AppError('not-found', 404);
+  await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'twofa.remembered_device_forgotten', targetType: 'remembered_device', targetId: id, ipAddress: ip }, deps.clock.now());
+}
+
+export async function listDevices(deps: Deps, current: Session, scope: SessionScope, rememberToken?: string) {
+  const rows = await deps.db
+    .select()
+    .from(sessions)
+    .where(and(sessionsInScope(scope, current.userId), ne(sessions.id, current.id), gt(sessions.expiresAt, deps.clock.now())))
+    .orderBy(desc(sessions.lastActivityAt));
+  return {
+    scope: scope.kind,
+    currentSession: deviceView(current),
+    otherSessions: rows.map(deviceView),
+    rememberedDevices: scope.kind === 'person' ? await listRememberedDevices(deps, current.userId, rememberToken) : [],
+  };
+}
+
+/**
+ * Another user's session id is indistinguishable from a missing one: 404. The person's own
+ * session outside this session's scope: `sign-in-required`.
+ */
+export async function logoutDevice(deps: Deps, current: Session, scope: SessionScope, id: string, ip: string | null): Promise<void> {
+  const gone = await deps.db
+    .delete(sessions)
+    .where(and(eq(sessions.id, id), sessionsInScope(scope, current.userId)))
+    .returning({ id: sessions.id });
+  if (gone.length === 0) {
+    const mine = scope.kind === 'tenant' && (await deps.db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, current.userId))).get());
+    throw mine ? new AppError('sign-in-required', 403) : new AppError('not-found', 404);
+  }
+  await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'session.revoked', targetType: 'session', targetId: id, ipAddress: ip }, deps.clock.now());
+}
+
+export async function logoutOtherDevices(deps: Deps, current: Session, scope: SessionScope, ip: string | null): Promise<number> {
+  const gone = await deps.db
+    .delete(sessions)
+    .where(and(sessionsInScope(scope, current.userId), ne(sessions.id, current.id)))
+    .returning({ id: sessions.id });
+  await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'session.revoked_others', details: { count: gone.length }, ipAddress: ip }, deps.clock.now());
+  return gone.length;
+}

@@ -1,0 +1,82 @@
+// The tenant's IP allowlist (spec 02 "IP restriction"). Addresses are IPv4 with a prefix; only
+// public (unicast) networks may be listed. The admin cannot lock themselves out: enabling needs
+// their current address listed, and the entry covering it cannot be deleted while enabled.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
+import type { Deps } from '../../deps';
+import { tenants, whitelistedIps, type Tenant } from '../../db/schema';
+import { AppError } from '../errors';
+import { audit } from '../audit/log';
+import type { Actor } from './settings';
+import { assertSubscribed } from './settings';
+import { isAllowed } from '../security/ip-match';
+import { forgetHosts } from '../tenants/hosts';
+
+export async function listAllowedIps(deps: Deps, tenant: Tenant) {
+  assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
+  const rows = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, tenant.id)).orderBy(asc(whitelistedIps.id));
+  return rows.map((r) => ({ id: r.id, ip_address: r.ipAddress, prefix_length: r.prefixLength, description: r.description }));
+}
+
+export async function addAllowedIp(deps: Deps, tenant: Tenant, p: { ipAddress: string; prefixLength: number; description?: string | null }, actor: Actor) {
+  assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
+  if (!ipaddr.IPv4.isValidFourPartDecimal(p.ipAddress)) throw new AppError('The given data was invalid.', 422);
+  const addr = ipaddr.IPv4.parse(p.ipAddress);
+  if (addr.range() !== 'unicast') throw new AppError('The ip address must be a public IP address.', 422);
+  const now = deps.clock.now();
+  const inserted = await deps.db
+    .insert(whitelistedIps)
+    .values({ tenantId: tenant.id, ipAddress: addr.toString(), prefixLength: p.prefixLength, description: p.description?.trim() || null, createdAt: now })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (!inserted) throw new AppError('duplicate-ip', 422);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'ip_restriction.added', targetType: 'whitelisted_ip', targetId: inserted.id, ipAddress: actor.ip, details: { ip: `${inserted.ipAddress}/${inserted.prefixLength}` } }, now);
+  return { id: inserted.id, ip_address: inserted.ipAddress, prefix_length: inserted.prefixLength, description: inserted.description };
+}
+
+export async function deleteAllowedIp(deps: Deps, tenant: Tenant, id: number, actor: Actor): Promise<void> {
+  assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
+  const rows = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, tenant.id));
+  const entry = rows.find((r) => r.id === id);
+  // Another tenant's id is a 404 like a missing one.
+  if (!entry) throw new AppError('not-found', 404);
+  // The entry that lets the admin in may go only while the restriction is off or another entry
+  // covers them too: decided by the delete itself, from the tenant's switch and entries as they
+  // are when it runs (a parallel "enable" or delete cannot slip between a check and the write).
+  const others = rows.filter((r) => r.id !== id && isAllowed(actor.ip, [r])).map((r) => r.id);
+  const guarded = isAllowed(actor.ip, [entry])
+    ? sql`(SELECT is_ip_restriction_enabled FROM tenants WHERE id = ${tenant.id}) = 0
+        OR EXISTS (SELECT 1 FROM whitelisted_ips o WHERE o.tenant_id = ${tenant.id} AND o.id IN (SELECT value FROM json_each(${JSON.stringify(others)})))`
+    : undefined;
+  const now = deps.clock.now();
+  const gone = await deps.db
+    .delete(whitelistedIps)
+    .where(and(eq(whitelistedIps.id, id), eq(whitelistedIps.tenantId, tenant.id), guarded))
+    .returning({ id: whitelistedIps.id });
+  if (gone.length === 0) throw guarded ? new AppError('cannot-delete', 422) : new AppError('not-found', 404);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'ip_restriction.deleted', targetType: 'whitelisted_ip', targetId: id, ipAddress: actor.ip, details: { ip: `${entry.ipAddress}/${entry.prefixLength}` } }, now);
+}
+
+export async function setIpRestriction(deps: Deps, tenant: Tenant, enabled: boolean, actor: Actor): Promise<void> {
+  assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
+  const now = deps.clock.now();
+  if (enabled) {
+    const rows = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, tenant.id));
+    const covering = rows.filter((r) => isAllowed(actor.ip, [r])).map((r) => r.id);
+    // Switched on only while an entry covering the admin's address still exists when the update
+    // runs: an entry deleted in parallel cannot leave the admin locked out.
+    const on = covering.length
+      ? await deps.db
+          .update(tenants)
+          .set({ isIpRestrictionEnabled: true, updatedAt: now })
+          .where(and(eq(tenants.id, tenant.id), sql`EXISTS (SELECT 1 FROM whitelisted_ips w WHERE w.tenant_id = ${tenant.id} AND w.id IN (SELECT value FROM json_each(${JSON.stringify(covering)})))`))
+          .returning({ id: tenants.id })
+      : [];
+    if (on.length === 0) throw new AppError('your-current-ip-address-is-not-whitelisted', 422, { ipAddress: actor.ip });
+  } else {
+    await deps.db.update(tenants).set({ isIpRestrictionEnabled: false, updatedAt: now }).where(eq(tenants.id, tenant.id));
+  }
+  forgetHosts(deps.db);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: enabled ? 'ip_restriction.enabled' : 'ip_restriction.disabled', ipAddress: actor.ip }, now);
+}

@@ -1,0 +1,99 @@
+// Tenant settings an admin changes (spec 02): custom subdomain, two-factor enforcement and the
+// password policy. Every change is audited.
+import { and, eq, ne, or } from 'drizzle-orm';
+import type { Deps } from '../../deps';
+import { tenants, type Tenant } from '../../db/schema';
+import type { PasswordPolicy } from '../../shared/account/password-strength';
+import { AppError, isUniqueViolation } from '../errors';
+import { audit } from '../audit/log';
+import { tenantPolicy } from '../account/password-compliance';
+import { forgetHosts } from '../tenants/hosts';
+
+/** Labels no tenant may take: our own hosts and names that invite phishing. */
+export const RESERVED_SUBDOMAINS = new Set([
+  'www', 'api', 'admin', 'accounts', 'account', 'mail', 'smtp', 'imap', 'pop', 'ftp', 'ns1', 'ns2', 'app', 'apps', 'portal',
+  'static', 'assets', 'cdn', 'staging', 'staging-accounts', 'dev', 'test', 'demo', 'support', 'help', 'docs', 'status',
+  'login', 'logout', 'auth', 'sso', 'saml', 'oauth', 'id', 'meishi', 'scheduler', 'operator', 'billing', 'security', 'localhost',
+]);
+
+export interface Actor {
+  userId: number;
+  ip: string | null;
+}
+
+/**
+ * PATCH admin/subdomain. A label already used by any tenant, as custom or initial subdomain, or
+ * reserved, is refused with one answer (`could-not-change`), so the call does not list tenants.
+ */
+export async function changeSubdomain(deps: Deps, tenant: Tenant, label: string | null, actor: Actor): Promise<Tenant> {
+  const { db, clock } = deps;
+  const next = label ? label.toLowerCase() : null;
+  if (next === tenant.subdomain) return tenant;
+  if (next !== null) {
+    if (RESERVED_SUBDOMAINS.has(next)) throw new AppError('could-not-change', 422);
+    const taken = await db
+      .select({ id: tenants.id })
+      .from(tenants)
+      .where(and(ne(tenants.id, tenant.id), or(eq(tenants.subdomain, next), eq(tenants.initialSubdomain, next))))
+      .get();
+    // The tenant's own initial label would make the custom one pointless.
+    if (taken || next === tenant.initialSubdomain) throw new AppError('could-not-change', 422);
+  }
+  const now = clock.now();
+  let updated: Tenant | undefined;
+  try {
+    updated = await db.update(tenants).set({ subdomain: next, updatedAt: now }).where(eq(tenants.id, tenant.id)).returning().get();
+  } catch (e) {
+    // tenant_hosts (kept by a trigger in this statement) caught a concurrent claim of the label.
+    if (isUniqueViolation(e, 'tenant_hosts') || isUniqueViolation(e, 'tenants')) throw new AppError('could-not-change', 422);
+    throw e;
+  }
+  forgetHosts(db);
+  await audit(db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.subdomain_changed', ipAddress: actor.ip, details: { from: tenant.subdomain, to: next } }, now);
+  return updated!;
+}
+
+export function assertSubscribed(flag: boolean): void {
+  if (!flag) throw new AppError('feature-not-subscribed', 403);
+}
+
+/** POST /admin/twofa: takes effect at the next sign-in of each member without 2FA. */
+export async function setTwofaPolicy(deps: Deps, tenant: Tenant, p: { isTwofaEnforced: boolean; isTwofaSkipAllowed: boolean }, actor: Actor) {
+  assertSubscribed(tenant.isFeatureTwofaEnforcementSubscribed);
+  const now = deps.clock.now();
+  await deps.db.update(tenants).set({ isTwofaEnforced: p.isTwofaEnforced, isTwofaSkipAllowed: p.isTwofaSkipAllowed, updatedAt: now }).where(eq(tenants.id, tenant.id));
+  forgetHosts(deps.db);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.twofa_policy_changed', ipAddress: actor.ip, details: p }, now);
+  return p;
+}
+
+export function passwordPolicyView(t: Tenant) {
+  const p = tenantPolicy(t);
+  return {
+    minimumPasswordLength: p.minimum_password_length,
+    isMixedCaseRequired: p.is_mixed_case_required,
+    isNumberRequired: p.is_number_required,
+    isSpecialCharacterRequired: p.is_special_character_required,
+  };
+}
+
+/** PATCH /admin/password-policy: used by every password form; checked again at each login. */
+export async function setPasswordPolicy(deps: Deps, tenant: Tenant, p: ReturnType<typeof passwordPolicyView>, actor: Actor): Promise<PasswordPolicy> {
+  const now = deps.clock.now();
+  const updated = await deps.db
+    .update(tenants)
+    .set({
+      minimumPasswordLength: p.minimumPasswordLength,
+      isMixedCaseRequired: p.isMixedCaseRequired,
+      isNumberRequired: p.isNumberRequired,
+      isSpecialCharacterRequired: p.isSpecialCharacterRequired,
+      passwordPolicyUpdatedAt: now,
+      updatedAt: now,
+    })
+    .where(eq(tenants.id, tenant.id))
+    .returning()
+    .get();
+  forgetHosts(deps.db);
+  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.password_policy_changed', ipAddress: actor.ip, details: p }, now);
+  return tenantPolicy(updated!);
+}

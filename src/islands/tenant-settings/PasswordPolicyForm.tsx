@@ -1,0 +1,115 @@
+// Password policy (spec 02 sections 5 and 7): minimum length (a number, at least 8: "password
+// must be 8 or more characters") and the three character rules; Save is disabled while the form
+// is invalid or unchanged. PATCH /admin/password-policy, then a success message.
+import { useState, type FormEvent } from 'react';
+import { passwordPolicySchema } from '../../shared/tenant-settings/schemas';
+import { api } from '../../shared/api';
+import { getT, type Lang } from '../../shared/i18n';
+import { BTN_PRIMARY, BTN_SECONDARY, CARD, TextField, Toast, useToast } from '../kit/admin-parts';
+
+export interface PasswordPolicyValues {
+  minimumPasswordLength: number;
+  isMixedCaseRequired: boolean;
+  isNumberRequired: boolean;
+  isSpecialCharacterRequired: boolean;
+}
+
+export interface PasswordPolicyFormProps {
+  lang: Lang;
+  basePath: string;
+  policy: PasswordPolicyValues;
+}
+
+type Rule = 'isMixedCaseRequired' | 'isNumberRequired' | 'isSpecialCharacterRequired';
+const RULES: { key: Rule; label: string }[] = [
+  { key: 'isMixedCaseRequired', label: 'passwordPolicy.mixedCase' },
+  { key: 'isNumberRequired', label: 'passwordPolicy.number' },
+  { key: 'isSpecialCharacterRequired', label: 'passwordPolicy.special' },
+];
+
+export default function PasswordPolicyForm(p: PasswordPolicyFormProps) {
+  const t = getT(p.lang);
+  const { toast, show, close } = useToast();
+  const [stored, setStored] = useState(p.policy);
+  const [length, setLength] = useState(String(p.policy.minimumPasswordLength));
+  const [rules, setRules] = useState<Record<Rule, boolean>>({
+    isMixedCaseRequired: p.policy.isMixedCaseRequired,
+    isNumberRequired: p.policy.isNumberRequired,
+    isSpecialCharacterRequired: p.policy.isSpecialCharacterRequired,
+  });
+  const [busy, setBusy] = useState(false);
+
+  const values = { minimumPasswordLength: length.trim() === '' ? NaN : Number(length), ...rules };
+  const parsed = passwordPolicySchema.safeParse(values);
+  const lengthError = parsed.success ? null : t(parsed.error.issues[0]?.message ?? 'admin.passwordPolicy.minLength');
+  const changed =
+    values.minimumPasswordLength !== stored.minimumPasswordLength || RULES.some(({ key }) => rules[key] !== stored[key]);
+  const canSave = parsed.success && changed && !busy;
+
+  const reset = () => {
+    setLength(String(stored.minimumPasswordLength));
+    setRules({ isMixedCaseRequired: stored.isMixedCaseRequired, isNumberRequired: stored.isNumberRequired, isSpecialCharacterRequired: stored.isSpecialCharacterRequired });
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!canSave || !parsed.success) return;
+    setBusy(true);
+    const r = await api(p.basePath, 'PATCH', 'admin/password-policy', parsed.data);
+    setBusy(false);
+    if (r.ok) {
+      setStored(parsed.data);
+      show('success', t('passwordPolicy.saved'));
+      return;
+    }
+    show('error', t('errors.generic'));
+  };
+
+  return (
+    <div className={`${CARD} max-w-2xl`}>
+      <form noValidate onSubmit={save} className="flex flex-col gap-4">
+        <TextField
+          id="minimum-password-length"
+          label={t('passwordPolicy.minLength')}
+          type="number"
+          inputMode="numeric"
+          min={8}
+          max={128}
+          value={length}
+          onChange={setLength}
+          error={lengthError}
+          hint={t('passwordPolicy.minLengthHint')}
+          className="max-w-[10rem]"
+        />
+        <fieldset className="m-0 border-0 p-0">
+          <legend className="mb-2 p-0 font-medium">{t('passwordPolicy.rules')}</legend>
+          <div className="flex flex-col gap-2">
+            {RULES.map(({ key, label }) => (
+              <label key={key} className="flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  className="h-5 w-5 accent-blue-800"
+                  checked={rules[key]}
+                  onChange={(e) => {
+                    const checked = e.target.checked;
+                    setRules((r) => ({ ...r, [key]: checked }));
+                  }}
+                />
+                {t(label)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="flex gap-2">
+          <button type="submit" className={BTN_PRIMARY} disabled={!canSave}>
+            {t('admin.common.save')}
+          </button>
+          <button type="button" className={BTN_SECONDARY} disabled={!changed || busy} onClick={reset}>
+            {t('admin.common.cancel')}
+          </button>
+        </div>
+      </form>
+      <Toast t={t} toast={toast} onClose={close} />
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+// Two-factor enforcement (spec 02 "Two-factor enforcement", sections 4 and 7): optional or force,
+// and whether members may skip the setup (meaningful with force). Save is disabled until
+// something differs from the stored settings; going from optional to force asks first, and
+// cancelling there (or Cancel on the form) puts the stored settings back. POST /admin/twofa.
+import { useState, type FormEvent } from 'react';
+import { api } from '../../shared/api';
+import { getT, type Lang } from '../../shared/i18n';
+import { BTN_PRIMARY, BTN_SECONDARY, CARD, ConfirmDialog, Toast, useToast } from '../kit/admin-parts';
+
+export interface TwofaPolicy {
+  isTwofaEnforced: boolean;
+  isTwofaSkipAllowed: boolean;
+}
+
+export interface TwofaPolicyFormProps {
+  lang: Lang;
+  basePath: string;
+  policy: TwofaPolicy;
+}
+
+export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
+  const t = getT(p.lang);
+  const { toast, show, close } = useToast();
+  const [stored, setStored] = useState<TwofaPolicy>(p.policy);
+  const [form, setForm] = useState<TwofaPolicy>(p.policy);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const changed = form.isTwofaEnforced !== stored.isTwofaEnforced || form.isTwofaSkipAllowed !== stored.isTwofaSkipAllowed;
+  const reset = () => setForm(stored);
+
+  const save = async () => {
+    setBusy(true);
+    const r = await api<TwofaPolicy>(p.basePath, 'POST', 'admin/twofa', form);
+    setBusy(false);
+    setConfirming(false);
+    if (r.ok) {
+      const next = { isTwofaEnforced: Boolean(r.data.isTwofaEnforced), isTwofaSkipAllowed: Boolean(r.data.isTwofaSkipAllowed) };
+      setStored(next);
+      setForm(next);
+      show('success', t('twofaPolicy.saved'));
+      return;
+    }
+    show('error', t('errors.generic'));
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!changed || busy) return;
+    if (form.isTwofaEnforced && !stored.isTwofaEnforced) return setConfirming(true);
+    void save();
+  };
+
+  const radio = 'h-5 w-5 accent-blue-800';
+  return (
+    <div className={`${CARD} max-w-2xl`}>
+      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+        <fieldset className="m-0 border-0 p-0">
+          <legend className="mb-2 p-0 font-semibold">{t('twofaPolicy.legend')}</legend>
+          <div className="flex flex-col gap-2">
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="twofa-mode"
+                value="optional"
+                className={radio}
+                checked={!form.isTwofaEnforced}
+                onChange={() => setForm((f) => ({ ...f, isTwofaEnforced: false }))}
+              />
+              {t('twofaPolicy.optional')}
+            </label>
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="twofa-mode"
+                value="force"
+                className={radio}
+                checked={form.isTwofaEnforced}
+                onChange={() => setForm((f) => ({ ...f, isTwofaEnforced: true }))}
+              />
+              {t('twofaPolicy.force')}
+            </label>
+          </div>
+        </fieldset>
+        <div className="ml-7">
+          <label className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              className="h-5 w-5 accent-blue-800"
+              checked={form.isTwofaSkipAllowed}
+              disabled={!form.isTwofaEnforced}
+              aria-describedby="twofa-skip-hint"
+              onChange={(e) => {
+                const checked = e.target.checked;
+                setForm((f) => ({ ...f, isTwofaSkipAllowed: checked }));
+              }}
+            />
+            <span className={form.isTwofaEnforced ? '' : 'text-slate-700'}>{t('twofaPolicy.skip')}</span>
+          </label>
+          <p id="twofa-skip-hint" className="m-0 ml-7 mt-1 text-sm text-slate-700">
+            {t('twofaPolicy.skipHint')}
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <button type="submit" className={BTN_PRIMARY} disabled={!changed || busy}>
+            {t('admin.common.save')}
+          </button>
+          <button type="button" className={BTN_SECONDARY} disabled={!changed || busy} onClick={reset}>
+            {t('admin.common.cancel')}
+          </button>
+        </div>
+      </form>
+      <ConfirmDialog
+        open={confirming}
+        id="twofa-force-confirm"
+        title={t('twofaPolicy.confirmTitle')}
+        text={t('twofaPolicy.confirmText')}
+        confirmLabel={t('twofaPolicy.confirm')}
+        cancelLabel={t('admin.common.cancel')}
+        busy={busy}
+        onConfirm={() => void save()}
+        onCancel={() => {
+          setConfirming(false);
+          reset();
+        }}
+        // Either way Save is disabled afterwards (nothing differs): the focus goes to the chosen mode.
+        returnFocus={() => document.querySelector<HTMLInputElement>('input[name="twofa-mode"]:checked')}
+      />
+      <Toast t={t} toast={toast} onClose={close} />
+    </div>
+  );
+}

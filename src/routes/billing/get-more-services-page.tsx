@@ -1,0 +1,26 @@
+// Get more services (spec 02 "Get more services screen"): the request form, with the contract
+// details it needs (current bulk-email plan, features already subscribed) read on the server.
+import { getContractDetails } from '../../domain/billing/contract';
+import MoreServicesForm from '../../islands/billing/MoreServicesForm';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { Ctx } from '../http/env';
+import { loadFrame } from '../http/frame-data';
+import { AdminHeading } from '../http/admin-parts';
+
+export async function getMoreServicesPage(c: Ctx) {
+  const { t, lang, deps } = c.var;
+  const tenant = c.get('hostTenant')!;
+  const { data } = await loadFrame(c);
+  const contract = await getContractDetails(deps, tenant).catch(() => null);
+  return renderPage(c, {
+    titleKey: 'titles.get-more-services',
+    body: (
+      <Frame data={data}>
+        <AdminHeading t={t} titleKey="titles.get-more-services" intro={t('moreServices.intro')} />
+        <Island name="MoreServicesForm" component={MoreServicesForm} props={{ lang, basePath: deps.config.BASE_PATH, contract }} />
+      </Frame>
+    ),
+  });
+}

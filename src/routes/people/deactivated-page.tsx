@@ -1,0 +1,40 @@
+// Deactivated users (spec 02 "Deactivated users screen"): back button, the list by deactivated_at
+// descending, 25 per page (?page= in the URL), and the DeactivatedUsers island for the row menu.
+import { allowedApps, listDeactivated } from '../../domain/people/members';
+import DeactivatedUsers from '../../islands/people/DeactivatedUsers';
+import { DEACTIVATED_PAGE_SIZE, pageQuerySchema } from '../../shared/people/schemas';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { Ctx } from '../http/env';
+import { hasAccess } from '../middleware/guards';
+import { loadFrame } from '../http/frame-data';
+import { AdminHeading, ManagerBanner } from '../http/admin-parts';
+
+export async function deactivatedPageScreen(c: Ctx) {
+  const { t, lang, deps } = c.var;
+  const tenant = c.get('hostTenant')!;
+  const base = deps.config.BASE_PATH;
+  const isAdmin = hasAccess(c, 'admin');
+  const { data } = await loadFrame(c);
+  const parsed = pageQuerySchema.safeParse({ page: c.req.query('page') });
+  const page = parsed.success ? parsed.data.page : 1;
+  const [list, seats] = await Promise.all([listDeactivated(deps.db, tenant.id, page, DEACTIVATED_PAGE_SIZE), allowedApps(deps.db, tenant.id)]);
+  const apps = seats.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
+  return renderPage(c, {
+    titleKey: 'titles.admin-deactivated-user-management',
+    body: (
+      <Frame data={data}>
+        {!isAdmin && <ManagerBanner t={t} tenantName={tenant.name} />}
+        <p className="m-0 mb-3">
+          <a href={`${base}/admin/users`} className="inline-flex items-center gap-1 rounded border border-slate-600 bg-white px-3 py-1 text-slate-900 no-underline hover:bg-slate-100">
+            <span aria-hidden="true">←</span>
+            {t('people.deactivated.back')}
+          </a>
+        </p>
+        <AdminHeading t={t} titleKey="titles.admin-deactivated-user-management" intro={t('people.deactivated.intro')} />
+        <Island name="DeactivatedUsers" component={DeactivatedUsers} props={{ lang, basePath: base, list, apps }} />
+      </Frame>
+    ),
+  });
+}

@@ -1,0 +1,29 @@
+// Departments (spec 02 "Departments screen"): the list from the server, the Departments island
+// for add, edit and delete.
+import { listDepartments } from '../../domain/people/departments';
+import Departments from '../../islands/people/Departments';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { Ctx } from '../http/env';
+import { hasAccess } from '../middleware/guards';
+import { loadFrame } from '../http/frame-data';
+import { AdminHeading, ManagerBanner } from '../http/admin-parts';
+
+export async function departmentsPageScreen(c: Ctx) {
+  const { t, lang, deps } = c.var;
+  const tenant = c.get('hostTenant')!;
+  const isAdmin = hasAccess(c, 'admin');
+  const { data } = await loadFrame(c);
+  const departments = await listDepartments(deps, tenant.id);
+  return renderPage(c, {
+    titleKey: 'titles.admin-department-management',
+    body: (
+      <Frame data={data}>
+        {!isAdmin && <ManagerBanner t={t} tenantName={tenant.name} />}
+        <AdminHeading t={t} titleKey="titles.admin-department-management" intro={t('people.departments.intro')} />
+        <Island name="Departments" component={Departments} props={{ lang, basePath: deps.config.BASE_PATH, departments }} />
+      </Frame>
+    ),
+  });
+}

@@ -1,0 +1,20 @@
+// People administration (admins and tenant managers): users, deactivated users, departments,
+// invitations, CSV import.
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/env';
+import { feature } from '../http/feature';
+import { adminPeopleApi } from './api';
+import { deactivatedPageScreen } from './deactivated-page';
+import { departmentsPageScreen } from './departments-page';
+import { adminImportApi } from './import-api';
+import { usersPageScreen } from './users-page';
+
+export { UPLOAD_PATHS } from './import-api';
+
+export const people = feature({
+  // The import's static paths (/admin/users/import...) before the user ids of the people calls.
+  api: [adminImportApi, adminPeopleApi],
+  pages: [
+    new Hono<AppEnv>().get('/admin/users', usersPageScreen).get('/admin/deactivated', deactivatedPageScreen).get('/admin/departments', departmentsPageScreen),
+  ],
+});

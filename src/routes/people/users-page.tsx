@@ -1,0 +1,70 @@
+// User management (spec 02 "User management screen"): the list for the URL's search, sort and
+// page comes from the server (the same data GET admin/users answers), so the first paint is
+// complete and the links work without JavaScript; the UsersScreen island adds the actions.
+import { listDepartments } from '../../domain/people/departments';
+import { listImportLogs } from '../../domain/people/import/sample';
+import { allowedApps, listUsers } from '../../domain/people/members';
+import { ssoOptionsVisible } from '../../domain/people/users';
+import UsersScreen from '../../islands/people/UsersScreen';
+import { USER_SORTS, usersQuerySchema, type UsersPage } from '../../shared/people/schemas';
+import { readListQuery, type ListQuery } from '../../shared/people/list-state';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { Ctx } from '../http/env';
+import { ssoStatus } from '../http/apps';
+import { hasAccess } from '../middleware/guards';
+import { loadFrame } from '../http/frame-data';
+import { AdminHeading, ManagerBanner } from '../http/admin-parts';
+
+export async function usersPageScreen(c: Ctx) {
+  const { t, lang, deps } = c.var;
+  const tenant = c.get('hostTenant')!;
+  const isAdmin = hasAccess(c, 'admin');
+  const { data } = await loadFrame(c);
+  // An odd parameter falls back to its default (the rest of the query still applies) rather
+  // than an error page; the result then passes the API's own schema.
+  const query: ListQuery = readListQuery(new URL(c.req.url).searchParams, USER_SORTS);
+  const q = usersQuerySchema.parse({ search: query.q || undefined, sort: query.sort, order: query.dir, page: String(query.page), perPage: String(query.perPage) });
+  // The same pieces GET admin/users and GET admin/apps/allowed answer with (routes/people/api.ts).
+  const [page, visible, status, seats, departments, importLogs] = await Promise.all([
+    listUsers(deps.db, tenant, q),
+    ssoOptionsVisible(deps, tenant, !isAdmin),
+    ssoStatus(c),
+    allowedApps(deps.db, tenant.id),
+    listDepartments(deps, tenant.id),
+    listImportLogs(deps, tenant.id),
+  ]);
+  const list: UsersPage = {
+    ...page,
+    ssoOptionsVisible: visible,
+    ssoStatus: status,
+    ssoUsersLimit: tenant.featureSsoUsersLimit,
+    schedulerAllowed: seats.some((a) => a.key === 'scheduler'),
+  };
+  const apps = seats.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
+  return renderPage(c, {
+    titleKey: 'titles.admin-user-management',
+    body: (
+      <Frame data={data}>
+        {!isAdmin && <ManagerBanner t={t} tenantName={tenant.name} />}
+        <AdminHeading t={t} titleKey="titles.admin-user-management" intro={t('people.users.intro')} />
+        <Island
+          name="UsersScreen"
+          component={UsersScreen}
+          props={{
+            lang,
+            basePath: deps.config.BASE_PATH,
+            list,
+            query,
+            apps,
+            departments: departments.map((d) => ({ id: d.id, name: d.name })),
+            importLogs,
+            now: deps.clock.now(),
+            canExportAudit: isAdmin,
+          }}
+        />
+      </Frame>
+    ),
+  });
+}

@@ -1,0 +1,38 @@
+// The SSO checks a login page makes before anyone signs in (spec 01 "SSO status at startup",
+// "Email-first mode"): whether the host signs in with SAML, and whether an email does.
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { samlSettings } from '../../db/schema';
+import { ssoSubdomainForEmail } from '../../domain/sso/email-check';
+import { emailQuerySchema } from '../../shared/schemas';
+import type { AppEnv, Ctx } from '../http/env';
+import { ssoStatus } from '../http/apps';
+import { readQuery } from '../http/validate';
+import { limitPerAddress } from '../middleware/rate-limit';
+
+export const ssoCheckApi = new Hono<AppEnv>();
+
+ssoCheckApi.get('/saml2/check', async (c) => {
+  const tenant = c.get('hostTenant');
+  const setting = tenant?.isSsoEnabled ? await c.get('deps').db.select({ on: samlSettings.isIdpConfigured }).from(samlSettings).where(eq(samlSettings.tenantId, tenant.id)).get() : undefined;
+  return c.json({
+    is_idp_configured: Boolean(tenant?.isSsoEnabled && setting?.on),
+    initial_subdomain: tenant?.initialSubdomain ?? null,
+    statusSSOActiveUsers: await ssoStatus(c),
+  });
+});
+
+/** Whether an email signs in with SSO (domain/sso/email-check.ts); on a subdomain only that tenant counts. */
+async function ssoForEmail(c: Ctx, onlyHost: boolean) {
+  const { email } = readQuery(c, emailQuerySchema);
+  if (onlyHost && !c.get('hostTenant')) return c.json({ is_idp_configured: false, initial_subdomain: null });
+  const subdomain = await ssoSubdomainForEmail(c.get('deps').db, email, onlyHost ? c.get('hostTenant')!.id : undefined);
+  return c.json({ is_idp_configured: subdomain !== null, initial_subdomain: subdomain });
+}
+
+// Lookups by email reveal SSO use, so they are rate limited per address: generous enough for an
+// office of thousands behind one NAT address signing in at 9:00, far below bulk enumeration.
+// The login page's form (without JavaScript) counts in the same limit.
+export const ssoLookupLimit = limitPerAddress('sso-check', 600, 10 * 60_000);
+ssoCheckApi.get('/saml2/check-using-email', ssoLookupLimit, (c) => ssoForEmail(c, false));
+ssoCheckApi.get('/saml2/check-using-email-with-subdomain', ssoLookupLimit, (c) => ssoForEmail(c, true));

@@ -1,0 +1,36 @@
+// IP restriction (spec 02 "IP restriction screen"): without the subscription only the
+// optional-feature explanation (the list is not read); otherwise the list, add form and switch.
+import { listAllowedIps } from '../../domain/tenant-settings/ip-allowlist';
+import IpRestriction from '../../islands/tenant-settings/IpRestriction';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { Ctx } from '../http/env';
+import { loadFrame } from '../http/frame-data';
+import { AdminHeading, OptionalFeature } from '../http/admin-parts';
+
+export async function ipRestrictionPage(c: Ctx) {
+  const { t, lang, deps } = c.var;
+  const tenant = c.get('hostTenant')!;
+  const base = deps.config.BASE_PATH;
+  const { data } = await loadFrame(c);
+  const subscribed = tenant.isFeatureIpRestrictionSubscribed;
+  const entries = subscribed ? await listAllowedIps(deps, tenant) : [];
+  return renderPage(c, {
+    titleKey: 'titles.ip-restriction',
+    body: (
+      <Frame data={data}>
+        <AdminHeading t={t} titleKey="titles.ip-restriction" intro={t('ipRestriction.intro')} />
+        {subscribed ? (
+          <Island
+            name="IpRestriction"
+            component={IpRestriction}
+            props={{ lang, basePath: base, enabled: tenant.isIpRestrictionEnabled, entries, currentIp: c.get('clientIp') }}
+          />
+        ) : (
+          <OptionalFeature t={t} base={base} />
+        )}
+      </Frame>
+    ),
+  });
+}

@@ -1,0 +1,24 @@
+// Password policy (spec 02 "Two-factor enforcement and password policy screens").
+import { passwordPolicyView } from '../../domain/tenant-settings/settings';
+import PasswordPolicyForm from '../../islands/tenant-settings/PasswordPolicyForm';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { Ctx } from '../http/env';
+import { loadFrame } from '../http/frame-data';
+import { AdminHeading } from '../http/admin-parts';
+
+export async function passwordPolicyPage(c: Ctx) {
+  const { t, lang, deps } = c.var;
+  const tenant = c.get('hostTenant')!;
+  const { data } = await loadFrame(c);
+  return renderPage(c, {
+    titleKey: 'titles.password-policy-settings',
+    body: (
+      <Frame data={data}>
+        <AdminHeading t={t} titleKey="titles.password-policy-settings" intro={t('passwordPolicy.intro')} />
+        <Island name="PasswordPolicyForm" component={PasswordPolicyForm} props={{ lang, basePath: deps.config.BASE_PATH, policy: passwordPolicyView(tenant) }} />
+      </Frame>
+    ),
+  });
+}

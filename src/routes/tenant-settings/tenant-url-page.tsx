@@ -1,0 +1,40 @@
+// Tenant settings (spec 02 "Tenant settings screen"): the initial and custom subdomains with
+// their full URLs, and the change of the custom one (island TenantUrlSettings).
+import { tenantOrigin } from '../../domain/tenants/hosts';
+import TenantUrlSettings, { type TenantUrl } from '../../islands/tenant-settings/TenantUrlSettings';
+import { Frame } from '../../ui/Frame';
+import { Island } from '../../ui/Island';
+import { renderPage } from '../../ui/render';
+import type { Ctx } from '../http/env';
+import { loadFrame } from '../http/frame-data';
+import { AdminHeading } from '../http/admin-parts';
+
+export async function tenantSettingsPage(c: Ctx) {
+  const { t, lang, deps } = c.var;
+  const tenant = c.get('hostTenant')!;
+  const { PORTAL_DOMAIN: domain, BASE_PATH: base } = deps.config;
+  const { data } = await loadFrame(c);
+  const url = new URL(c.req.url);
+  // The address members sign in at under each label (default tenant URL path: the base path).
+  const entry = (label: string): TenantUrl => ({ label, url: `${tenantOrigin({ subdomain: label, initialSubdomain: label }, domain, url, c.get('https'))}${base}` });
+  return renderPage(c, {
+    titleKey: 'titles.tenant-settings',
+    body: (
+      <Frame data={data}>
+        <AdminHeading t={t} titleKey="titles.tenant-settings" intro={t('tenantSettings.intro')} />
+        <Island
+          name="TenantUrlSettings"
+          component={TenantUrlSettings}
+          props={{
+            lang,
+            basePath: base,
+            portalDomain: domain,
+            initial: entry(tenant.initialSubdomain),
+            custom: tenant.subdomain ? entry(tenant.subdomain) : null,
+            changed: url.searchParams.get('status') === 'changed',
+          }}
+        />
+      </Frame>
+    ),
+  });
+}

@@ -1,0 +1,114 @@
+// The second step of login (spec 01 "One-time-code page", "Backup-code page", "Two-factor setup
+// at login"): /otp, /recovery and /setup-twofa-at-login. The login form sends the browser here
+// with the login page's query (continue, the Outlook add-in's source, token and startUrl), and the
+// pending login is the challenge cookie. Each page reads that pending login (without changing it)
+// for what it shows: the factor (SMS users may resend), when the SMS may be resent, whether the
+// tenant lets the user skip the forced setup. Without a pending login the browser goes back to
+// login with its query (spec 01: "Other failures return to login with the query kept"), and the
+// login page says why (`notice=no-pending-login`; decision 0033: the bounce was silent).
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import type { ReactNode } from 'react';
+import { users } from '../../db/schema';
+import { findChallenge, type ChallengeKind } from '../../domain/sign-in/pending-logins';
+import { listMemberships } from '../../domain/tenants/memberships';
+import { enforcement } from '../../domain/twofa/login';
+import { SMS_RESEND_COOLDOWN_S } from '../../domain/twofa/setup';
+import type { SignInContext } from '../../islands/sign-in/AfterSignIn';
+import BackupCodeForm from '../../islands/twofa/BackupCodeForm';
+import { NeedsJavaScript } from '../../islands/kit/Alert';
+import OtpForm from '../../islands/twofa/OtpForm';
+import SetupTwofaAtLogin from '../../islands/twofa/SetupTwofaAtLogin';
+import { safeContinuePath } from '../../shared/sign-in/continue-path';
+import { loginWithNotice } from '../../shared/notices';
+import { addinTokenSchema } from '../../shared/schemas';
+import { Island } from '../../ui/Island';
+import { PublicCard } from '../../ui/PublicCard';
+import { renderPage } from '../../ui/render';
+import { appPaths, appUrls } from '../http/apps';
+import type { AppEnv, Ctx } from '../http/env';
+import { challengeToken } from '../http/cookies';
+
+export const twofaLoginPages = new Hono<AppEnv>();
+
+/** The sign-in context from the page's query, read the way the login page reads it. */
+function signInContext(c: Ctx): SignInContext {
+  const { deps, lang, hostTenant } = c.var;
+  const base = deps.config.BASE_PATH;
+  return {
+    lang,
+    basePath: base,
+    tenant: hostTenant ? { id: hostTenant.id } : null,
+    continuePath: safeContinuePath(c.req.query('continue'), base, appPaths(deps.config)),
+    query: new URL(c.req.url).search,
+    appUrls: appUrls(deps.config),
+    source: c.req.query('source') === 'outlook' ? 'outlook' : null,
+    token: addinTokenSchema.safeParse({ token: c.req.query('token') }).success ? c.req.query('token')! : null,
+    startUrl: safeContinuePath(c.req.query('startUrl'), base, appPaths(deps.config)),
+  };
+}
+
+/** The live pending login of this kind and its user, or null. */
+async function pendingLogin(c: Ctx, kind: ChallengeKind) {
+  const { deps, hostTenant } = c.var;
+  const challenge = await findChallenge(deps, challengeToken(c), hostTenant?.id ?? null, kind);
+  if (!challenge) return null;
+  const user = await deps.db.select().from(users).where(eq(users.id, challenge.userId)).get();
+  return user ? { challenge, user } : null;
+}
+
+export function backToLogin(c: Ctx) {
+  return c.redirect(loginWithNotice(c.get('deps').config.BASE_PATH, new URL(c.req.url).search, 'no-pending-login'), 302);
+}
+
+function page(c: Ctx, titleKey: string, heading: string, body: ReactNode) {
+  const { t, lang, deps } = c.var;
+  // Codes and secrets are on these pages: never kept by a cache.
+  c.header('Cache-Control', 'no-store');
+  return renderPage(c, {
+    titleKey,
+    body: (
+      <PublicCard t={t} lang={lang} basePath={deps.config.BASE_PATH} year={new Date(deps.clock.now()).getUTCFullYear()} heading={heading}>
+        {/* These steps are islands only (decision 0029 "Not done here"): say so without JavaScript. */}
+        <NeedsJavaScript text={t('kit.needsJavaScript')} />
+        {body}
+      </PublicCard>
+    ),
+  });
+}
+
+twofaLoginPages.get('/otp', async (c) => {
+  const pending = await pendingLogin(c, 'otp');
+  if (!pending) return backToLogin(c);
+  const { challenge, user } = pending;
+  const method = user.twofaMethod === 'sms' ? 'sms' : 'app';
+  const sentAt = challenge.codeSentAt;
+  const resendIn = method === 'sms' && sentAt ? Math.max(0, Math.ceil((sentAt + SMS_RESEND_COOLDOWN_S * 1000 - c.get('deps').clock.now()) / 1000)) : 0;
+  return page(c, 'titles.enter-otp', c.get('t')('otp.heading'), <Island name="OtpForm" component={OtpForm} props={{ ...signInContext(c), method, resendIn }} />);
+});
+
+twofaLoginPages.get('/recovery', async (c) => {
+  if (!(await pendingLogin(c, 'otp'))) return backToLogin(c);
+  const { t } = c.var;
+  return page(
+    c,
+    'titles.backup-login',
+    t('backupLogin.heading'),
+    <>
+      <p className="mt-0">{t('backupLogin.intro')}</p>
+      <Island name="BackupCodeForm" component={BackupCodeForm} props={signInContext(c)} />
+    </>,
+  );
+});
+
+twofaLoginPages.get('/setup-twofa-at-login', async (c) => {
+  const pending = await pendingLogin(c, 'enable_twofa');
+  if (!pending) return backToLogin(c);
+  const { skipAllowed } = enforcement(c.get('hostTenant'), await listMemberships(c.get('deps').db, pending.user.id));
+  return page(
+    c,
+    'titles.setup-twofa-at-login',
+    c.get('t')('setupAtLogin.heading'),
+    <Island name="SetupTwofaAtLogin" component={SetupTwofaAtLogin} props={{ ...signInContext(c), skipAllowed, email: pending.user.email }} />,
+  );
+});

@@ -45,7 +45,21 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/routes/**', 'src/ui/**', 'src/app.ts'],
+    // The lower layers never reach up: the database layer, the composition's ports and the
+    // shared React pieces know nothing of the rules or of HTTP (issue 22).
+    files: ['src/db/**', 'src/deps.ts', 'src/config.ts'],
+    rules: {
+      'no-restricted-imports': restrict(['**/domain/**', '**/routes/**', '**/ui/**', '**/islands/**', '**/adapters/**', '**/entry/**', 'hono', 'hono/*'], 'The database layer and the ports do not import the rules, HTTP or runtimes.'),
+    },
+  },
+  {
+    files: ['src/ui/**'],
+    rules: {
+      'no-restricted-imports': restrict(['**/domain/**', '**/routes/**', '**/db/**', '**/adapters/**', '**/entry/**', 'hono', 'hono/*'], 'src/ui renders what it is given: no rules, HTTP or database.'),
+    },
+  },
+  {
+    files: ['src/routes/**', 'src/app.ts'],
     rules: {
       'no-restricted-imports': restrict(['**/adapters/**', '**/entry/**'], 'Runtime details stay in src/entry and src/adapters.'),
     },

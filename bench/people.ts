@@ -26,6 +26,7 @@ import { standInAppUsage } from '../src/adapters/app-usage';
 import { createApp } from '../src/app';
 import { readConfig } from '../src/config';
 import { seedDemo } from '../src/db/seed';
+import { demoSeedTools } from '../src/domain/operations/demo-data';
 import type { Deps } from '../src/deps';
 import { createPasswordHasher } from '../src/domain/security/password-hashing';
 import { IMPORT_HEADERS } from '../src/shared/people/schemas';
@@ -48,7 +49,7 @@ const { db, client } = openLibsql(`file:${join(dir, 'portal.db')}`);
 await migrateLibsql(db, join(root, 'migrations'));
 const passwords = createPasswordHasher(loadArgon2Node);
 const now = Date.now();
-await seedDemo(db, passwords, now, config.DATA_ENCRYPTION_KEY);
+await seedDemo(db, demoSeedTools(passwords, config.DATA_ENCRYPTION_KEY), now);
 const deps: Deps = {
   db,
   config,

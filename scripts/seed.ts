@@ -11,6 +11,7 @@ import { migrateLibsql, openLibsql } from '../src/adapters/db-libsql';
 import { readConfig } from '../src/config';
 import type { Db } from '../src/db/client';
 import { isEmpty, seedDemo } from '../src/db/seed';
+import { demoSeedTools } from '../src/domain/operations/demo-data';
 import { createPasswordHasher } from '../src/domain/security/password-hashing';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,6 +50,6 @@ await withDb(async (db) => {
     console.log('Demo data: the database already has tenants; left as it is.');
     return;
   }
-  await seedDemo(db, passwords, Date.now(), config.DATA_ENCRYPTION_KEY);
+  await seedDemo(db, demoSeedTools(passwords, config.DATA_ENCRYPTION_KEY), Date.now());
   console.log('Demo data loaded (DESIGN.md section 7). Every demo password is Portal-Demo-2026!');
 });

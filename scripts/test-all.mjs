@@ -1,4 +1,4 @@
-// npm test: every layer CI runs, in order — type check, lint, unit + integration (libSQL in
+// npm test: every layer CI runs, in order — type check, lint (and no import cycles), unit + integration (libSQL in
 // files; a second time through @libsql/client's driver), the Workers layer (workerd + local D1 via wrangler dev), the Deno layer
 // (src/entry/deno.ts on Deno from npm, libSQL file), and the browser journeys
 // (Playwright + Debian's Chromium). Ends with one "N passed, N failed" line.
@@ -37,6 +37,8 @@ function countVitest(file) {
 
 step('type check', 'npx', ['tsc', '--noEmit']);
 step('lint', 'npx', ['eslint', '.']);
+// No import cycles in src, type-only imports included (ESLint's rules cannot see those).
+step('import cycles', 'npx', ['madge', '--circular', '--extensions', 'ts,tsx', '--ts-config', 'tsconfig.json', '--no-spinner', 'src']);
 step('build assets', 'node', ['scripts/build.mjs']);
 step('unit + integration', 'npx', ['vitest', 'run', '--project', 'unit', '--project', 'integration', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`]);
 countVitest(`${reports}/vitest.json`);

@@ -2,7 +2,6 @@
 // runtime it runs on.
 import type { Config } from './config';
 import type { Db } from './db/client';
-import type { PasswordHasher } from './domain/security/password-hashing';
 
 export interface Geo {
   countryCode: string | null;
@@ -100,6 +99,13 @@ export interface DbScope {
 export interface DbScopes {
   /** `primary`: the first query reads the primary (then replicas at least that new). */
   open(bookmark: string | null, primary: boolean): DbScope;
+}
+
+/** Password hashes as PHC strings (domain/security/password-hashing.ts makes one per runtime). */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  /** needsRehash: the stored hash is valid but weaker than the current policy. */
+  verify(password: string, stored: string): Promise<{ ok: boolean; needsRehash: boolean }>;
 }
 
 export interface Deps {

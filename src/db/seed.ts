@@ -1,8 +1,6 @@
 // Demo data of DESIGN.md section 7. Applied by `npm start` / `npm run start:node` when the
 // database has no tenant yet; every demo password is Portal-Demo-2026!.
 import { count } from 'drizzle-orm';
-import type { PasswordHasher } from '../domain/security/password-hashing';
-import { encryptSecret } from '../domain/security/secrets';
 import { passwordScore } from '../shared/account/password-strength';
 import type { Db } from './client';
 import {
@@ -25,7 +23,16 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return (row?.n ?? 0) === 0;
 }
 
-export async function seedDemo(db: Db, passwords: PasswordHasher, now: number, dataKey: string): Promise<void> {
+/**
+ * What the demo data needs from the rules (the database layer does not import them): a password
+ * hasher, and the encryption of stored secrets (the demo TOTP seed) under the deployment's key.
+ */
+export interface SeedTools {
+  passwords: { hash(password: string): Promise<string> };
+  encryptSecret(plain: string): string;
+}
+
+export async function seedDemo(db: Db, { passwords, encryptSecret }: SeedTools, now: number): Promise<void> {
   const hash = await passwords.hash(DEMO_PASSWORD);
   const T = { acme: 1, globex: 2, initech: 3 };
   const U = { admin: 1, user: 2, multi: 3, totp: 4, gone: 5, initech: 6, manager: 7 };
@@ -111,7 +118,7 @@ export async function seedDemo(db: Db, passwords: PasswordHasher, now: number, d
     db.insert(twofaSecrets).values({
       userId: U.totp,
       method: 'app',
-      secretCiphertext: encryptSecret(dataKey, DEMO_TOTP_SECRET),
+      secretCiphertext: encryptSecret(DEMO_TOTP_SECRET),
       confirmedAt: now,
       createdAt: now,
     }),

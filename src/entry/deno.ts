@@ -17,6 +17,7 @@ import { smsSender } from '../adapters/sms';
 import { createApp } from '../app';
 import { readConfig } from '../config';
 import { isEmpty, seedDemo } from '../db/seed';
+import { demoSeedTools } from '../domain/operations/demo-data';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/security/password-hashing';
 import { runScheduledJobs } from '../domain/operations/schedule';
@@ -60,7 +61,7 @@ export async function buildDenoDeps(env: Record<string, string | undefined>): Pr
   const clock = { now: () => Date.now() };
   const passwords = createPasswordHasher(loadArgon2Deno);
   if (config.DEV_MODE && (await isEmpty(db))) {
-    await seedDemo(db, passwords, clock.now(), config.DATA_ENCRYPTION_KEY);
+    await seedDemo(db, demoSeedTools(passwords, config.DATA_ENCRYPTION_KEY), clock.now());
     console.log('Loaded the demo data (DESIGN.md section 7).');
   }
   const mailer = config.SMTP_URL ? smtpMailerNode(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);

@@ -17,6 +17,7 @@ import { nodeRuntime } from '../adapters/runtime-node';
 import { createApp } from '../app';
 import { readConfig } from '../config';
 import { isEmpty, seedDemo } from '../db/seed';
+import { demoSeedTools } from '../domain/operations/demo-data';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/security/password-hashing';
 import { runScheduledJobs } from '../domain/operations/schedule';
@@ -36,7 +37,7 @@ export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env, opts: 
   const clock = { now: () => Date.now() };
   const passwords = createPasswordHasher(loadArgon2Native);
   if (config.DEV_MODE && opts.migrate !== false && (await isEmpty(db))) {
-    await seedDemo(db, passwords, clock.now(), config.DATA_ENCRYPTION_KEY);
+    await seedDemo(db, demoSeedTools(passwords, config.DATA_ENCRYPTION_KEY), clock.now());
     console.log('Loaded the demo data (DESIGN.md section 7).');
   }
   const mailer = config.SMTP_URL ? smtpMailerNode(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);

@@ -16,6 +16,7 @@ import { loadArgon2Node } from '../../src/adapters/argon2-node';
 import { migrateLibsql, openLibsql } from '../../src/adapters/db-libsql';
 import { readConfig } from '../../src/config';
 import { seedDemo } from '../../src/db/seed';
+import { demoSeedTools } from '../../src/domain/operations/demo-data';
 import { createPasswordHasher } from '../../src/domain/security/password-hashing';
 import { denoExecutable, denoPermissions } from '../../scripts/deno-path.mjs';
 import { rawRequest } from '../workers/support/client';
@@ -31,7 +32,7 @@ async function prepareDatabase(file: string): Promise<string> {
   try {
     await migrateLibsql(db, join(root, 'migrations'));
     const config = readConfig({ DEV_MODE: 'true' });
-    await seedDemo(db, createPasswordHasher(loadArgon2Node), Date.now(), config.DATA_ENCRYPTION_KEY);
+    await seedDemo(db, demoSeedTools(createPasswordHasher(loadArgon2Node), config.DATA_ENCRYPTION_KEY), Date.now());
     await client.executeMultiple(readFileSync(join(root, 'tests/workers/support/sso-tenant.sql'), 'utf8'));
   } finally {
     client.close();

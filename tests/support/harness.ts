@@ -12,8 +12,9 @@ import { outboxSms } from '../../src/adapters/sms-outbox';
 import { createApp } from '../../src/app';
 import { readConfig } from '../../src/config';
 import { seedDemo } from '../../src/db/seed';
-import type { Deps, RuntimePort } from '../../src/deps';
-import { createPasswordHasher, type PasswordHasher } from '../../src/domain/security/password-hashing';
+import { demoSeedTools } from '../../src/domain/operations/demo-data';
+import type { Deps, PasswordHasher, RuntimePort } from '../../src/deps';
+import { createPasswordHasher } from '../../src/domain/security/password-hashing';
 
 const migrations = fileURLToPath(new URL('../../migrations', import.meta.url));
 // One hasher (one WebAssembly instance) for the whole test process.
@@ -63,7 +64,7 @@ function template(dataKey: string): Promise<string> {
       const file = join(workDir, `template-${templates.size}.db`);
       const { db, client } = openLibsql(`file:${file}`);
       await migrateLibsql(db, migrations);
-      await seedDemo(db, (sharedHasher ??= createPasswordHasher(loadArgon2Node)), START, dataKey);
+      await seedDemo(db, demoSeedTools((sharedHasher ??= createPasswordHasher(loadArgon2Node)), dataKey), START);
       // One self-contained file to copy: no write-ahead log beside it.
       await db.run('PRAGMA journal_mode = DELETE');
       client.close();

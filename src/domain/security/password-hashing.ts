@@ -2,6 +2,7 @@
 // stored as PHC strings so a hash made on one runtime verifies on the other. Legacy bcrypt
 // hashes (imported accounts) verify and are re-hashed on the next successful login.
 // https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html#argon2id
+import type { PasswordHasher } from '../../deps';
 import bcrypt from 'bcryptjs';
 import { randomBytes } from 'node:crypto';
 import { safeEqualBytes } from './tokens';
@@ -20,12 +21,6 @@ export type Argon2idFn = (p: {
 }) => Uint8Array | Promise<Uint8Array>;
 
 export const ARGON2_PARAMS = { memorySize: 19456, passes: 2, parallelism: 1, tagLength: 32 } as const;
-
-export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  /** needsRehash: the stored hash is valid but weaker than the current policy. */
-  verify(password: string, stored: string): Promise<{ ok: boolean; needsRehash: boolean }>;
-}
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64').replace(/=+$/, '');
 const unb64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));

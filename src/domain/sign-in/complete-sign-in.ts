@@ -5,7 +5,7 @@
 // second factor, the new-device emailed code and the tenant's 2FA enforcement; then it writes the
 // session. A rule written here holds for every way in, and no way in can skip one.
 import { and, eq } from 'drizzle-orm';
-import type { Deps, Geo } from '../../deps';
+import type { Deps } from '../../deps';
 import { tenantUsers, whitelistedIps, type Session, type Tenant, type User } from '../../db/schema';
 import { AppError } from '../errors';
 import { auditInsert, audit } from '../audit/log';
@@ -13,18 +13,12 @@ import { isAllowed } from '../security/ip-match';
 import { activeOnly, listMemberships, type Membership } from '../tenants/memberships';
 import type { FreshTenant } from '../tenants/hosts';
 import { enforcement, isRememberedDevice, startEnableChallenge, startOtpChallenge } from '../twofa/login';
-import { deviceFingerprints, isKnownDevice, rememberDeviceStatement, startAdditionalChallenge } from './new-device-code';
-import type { Fingerprints } from './pending-logins';
+import { isKnownDevice, rememberDeviceStatement, startAdditionalChallenge } from './new-device-code';
 import type { PasswordCompliance } from '../account/password-compliance';
 import { prepareSession, type NewSession } from './sessions';
 import { scopedMemberships, sessionScope, type SessionScope } from './scope';
 import { browserTokenFor, knownBrowserValue, type BrowserCookies } from './known-browser';
-
-export interface ClientInfo {
-  ip: string | null;
-  userAgent: string | null;
-  geo: Geo | null;
-}
+import { deviceFingerprints, type Fingerprints, type ClientInfo } from './client';
 
 export type EntryVerdict = { kind: 'ok' } | { kind: 'sso'; initialSubdomain: string };
 

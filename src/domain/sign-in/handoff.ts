@@ -15,8 +15,9 @@ import { purposeMac, purposeMacMatches } from '../security/keys';
 import { activeOnly, listMemberships } from '../tenants/memberships';
 import { readTenant } from '../tenants/hosts';
 import { absoluteExpiry } from './sessions';
-import { completeSignIn, type ClientInfo, type SignInOutcome } from './complete-sign-in';
+import { completeSignIn, type SignInOutcome } from './complete-sign-in';
 import type { BrowserCookies } from './known-browser';
+import { type ClientInfo } from './client';
 
 export const HANDOFF_TTL_MS = 60_000;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

@@ -1,20 +1,18 @@
 // The additional challenge (spec 01 "Additional challenge"): a password login from a device and
 // a network this user has never signed in from gets a 6-digit code by mail (10 minutes, single
 // use, bound to that login attempt). Rule and limits: docs/decisions/0005-additional-challenge.md.
-import { and, count, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { count, eq, inArray, sql } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
-import { knownDevices, loginChallenges, users, type User } from '../../db/schema';
+import { knownDevices, users, type User } from '../../db/schema';
 import { AppError } from '../errors';
 import { sendMail } from '../mail/messages';
-import { networkOf } from '../security/network';
 import { clear, refund, reserve } from '../security/limiter';
 import { codeMac, codeMacMatches } from '../security/keys';
-import { sha256Hex } from '../security/tokens';
-import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, type Fingerprints } from './pending-logins';
+import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, replaceCode } from './pending-logins';
 import type { PasswordCompliance } from '../account/password-compliance';
-import type { ClientInfo } from './complete-sign-in';
+import { type ClientInfo, type Fingerprints } from './client';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const RESEND_COOLDOWN_S = 60;
@@ -24,11 +22,6 @@ export const MAX_CODE_ATTEMPTS = 5;
 export const CODE_MAILS_PER_HOUR = 10;
 
 const mailLimit = (userId: number) => ({ key: `code-mail:${userId}`, max: CODE_MAILS_PER_HOUR, windowMs: 3_600_000 });
-
-export function deviceFingerprints(deviceToken: string, ip: string | null): Fingerprints {
-  const net = networkOf(ip);
-  return { device: `d:${sha256Hex(deviceToken)}`, network: net ? `n:${net}` : null };
-}
 
 /** True when the device or the network is one the user signed in from, or on a first sign-in. */
 export async function isKnownDevice(db: Db, userId: number, f: Fingerprints): Promise<boolean> {
@@ -105,12 +98,7 @@ export async function resendAdditionalChallenge(deps: Deps, token: string | unde
   await reserve(db, [mailLimit(user.id)], now);
   const { code, hash } = newCode(deps, user.id);
   const cooledDown = now - RESEND_COOLDOWN_S * 1000;
-  const claimed = await db
-    .update(loginChallenges)
-    .set({ codeHash: hash, codeExpiresAt: now + CODE_TTL_MS, codeSentAt: now })
-    .where(and(eq(loginChallenges.id, c.id), or(isNull(loginChallenges.codeSentAt), lte(loginChallenges.codeSentAt, cooledDown))))
-    .returning({ id: loginChallenges.id });
-  if (claimed.length !== 1) {
+  if (!(await replaceCode(deps, c, { hash, expiresAt: now + CODE_TTL_MS }, cooledDown))) {
     await refund(db, [mailLimit(user.id)], now);
     throw new AppError('too-many-attempts', 429, { duration: Math.max(1, Math.ceil(((c.codeSentAt ?? now) - cooledDown) / 1000)) });
   }

@@ -10,10 +10,10 @@ import { clearStatement, refundStatement, reserve, type Limit } from '../securit
 import { addressKey } from '../security/network';
 import { sha256Hex } from '../security/tokens';
 import { activeOnly, listMemberships } from '../tenants/memberships';
-import { deviceFingerprints } from './new-device-code';
 import { browserTokenFor, type BrowserCookies } from './known-browser';
 import { applicablePolicy, passwordCompliance } from '../account/password-compliance';
-import { assertHostAdmits, completeSignIn, type ClientInfo, type SignInOutcome } from './complete-sign-in';
+import { assertHostAdmits, completeSignIn, type SignInOutcome } from './complete-sign-in';
+import { type ClientInfo, deviceFingerprints } from './client';
 
 /** Verified against when the email is unknown or has no password, so both paths cost one hash. */
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$YCwCwlId9c/1gl2cYgH1eA$QIih8dGpmJvpSkraqzKaHcLxbFmfkKwL8KZnODR6HpE';

@@ -1,13 +1,13 @@
 // Pending logins (password done, something still owed): short-lived rows found by the hash of a
 // random token in a cookie, completed once by compare-and-set.
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { knownDevices, loginChallenges, type User } from '../../db/schema';
 import { auditInsert } from '../audit/log';
 import { refund, reserve, type Limit } from '../security/limiter';
 import { randomToken, sha256Hex } from '../security/tokens';
 import type { PasswordCompliance } from '../account/password-compliance';
-import type { ClientInfo } from './complete-sign-in';
+import { type ClientInfo, type Fingerprints } from './client';
 
 export const CHALLENGE_TTL_MS = 10 * 60_000;
 /** Pending logins one account may start per hour (each may mail or text a code). */
@@ -15,11 +15,6 @@ export const CHALLENGES_PER_HOUR = 10;
 
 export type ChallengeKind = 'otp' | 'enable_twofa' | 'additional_challenge';
 export type Challenge = typeof loginChallenges.$inferSelect;
-
-export interface Fingerprints {
-  device: string;
-  network: string | null;
-}
 
 export async function createChallenge(
   deps: Deps,
@@ -71,6 +66,20 @@ export async function findChallenge(deps: Deps, token: string | undefined, hostT
     .where(and(eq(loginChallenges.tokenHash, sha256Hex(token)), isNull(loginChallenges.completedAt), gt(loginChallenges.expiresAt, deps.clock.now())))
     .get();
   return row && row.kind === kind && row.tenantId === hostTenantId ? row : null;
+}
+
+/**
+ * Puts a new code on the pending login, at most once per cooldown: a compare-and-set on the time
+ * the last code was sent (`sentBefore`: it must be older), so parallel resends send one code.
+ * False when another code went out too recently.
+ */
+export async function replaceCode(deps: Deps, c: Challenge, code: { hash: string; expiresAt: number }, sentBefore: number): Promise<boolean> {
+  const done = await deps.db
+    .update(loginChallenges)
+    .set({ codeHash: code.hash, codeExpiresAt: code.expiresAt, codeSentAt: deps.clock.now() })
+    .where(and(eq(loginChallenges.id, c.id), or(isNull(loginChallenges.codeSentAt), lte(loginChallenges.codeSentAt, sentBefore))))
+    .returning({ id: loginChallenges.id });
+  return done.length === 1;
 }
 
 /**

@@ -8,10 +8,11 @@ import { samlAssertions, samlRequests, samlSettings, sessions, tenantUsers, user
 import { safeContinuePath } from '../../shared/sign-in/continue-path';
 import { AppError } from '../errors';
 import { sha256Hex } from '../security/tokens';
-import { completeSignIn, type ClientInfo, type SignIn } from '../sign-in/complete-sign-in';
+import { completeSignIn, type SignIn } from '../sign-in/complete-sign-in';
 import type { FreshTenant } from '../tenants/hosts';
 import { checkResponseShape, decodeSamlXml, parseStrict, SamlRefusal, statusOf } from './xml-guard';
 import { newRequestId, RELAY_STATE_MAX_BYTES, SAML_CLOCK_SKEW_MS, SAML_REQUEST_TTL_MS, samlFor, spUrls } from './sp';
+import { type ClientInfo } from '../sign-in/client';
 
 const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 /** Replay-cache rows outlive any assertion we would still accept (NotOnOrAfter + skew). */

@@ -1,22 +1,22 @@
 // The second factor at login (spec 01 "One-time code and backup code", "Two-factor setup at
 // login"): one-time codes, backup codes, remembered devices and tenant enforcement.
 // Failures are counted per account across login attempts (a new login does not reset them).
-import { and, eq, gt, isNull, or, lt, lte } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
-import { backupCodes, loginChallenges, rememberedDevices, twofaSecrets, users, type Tenant, type User } from '../../db/schema';
+import { backupCodes, rememberedDevices, twofaSecrets, users, type Tenant, type User } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
 import { clear, reserve, type Limit } from '../security/limiter';
 import { decryptSecret } from '../security/secrets';
 import { codeMacMatches } from '../security/keys';
 import { randomToken, sha256Hex } from '../security/tokens';
-import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, type Challenge, type ChallengeKind, type Fingerprints } from '../sign-in/pending-logins';
+import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, replaceCode, type Challenge, type ChallengeKind } from '../sign-in/pending-logins';
 import type { PasswordCompliance } from '../account/password-compliance';
-import type { ClientInfo } from '../sign-in/complete-sign-in';
 import { listMemberships, type Membership } from '../tenants/memberships';
 import { backupCodeHash, normaliseBackupCode, totpStep } from './codes';
 import { enableTwofa, pendingSetupDetails, sendSmsCode, startSetup } from './setup';
+import { type ClientInfo, type Fingerprints } from '../sign-in/client';
 
 export const REMEMBER_DEVICE_DAYS = 30;
 export const MAX_FAILURES = 5;
@@ -93,15 +93,8 @@ async function sendChallengeSms(deps: Deps, user: User, c: Challenge): Promise<v
     user,
     secret.phoneE164,
     c.tenantId,
-    async (hash, expiresAt, sentBefore) => {
-      // A new code replaces the old one (once a minute: compare-and-set); guesses stay counted.
-      const done = await deps.db
-        .update(loginChallenges)
-        .set({ codeHash: hash, codeExpiresAt: expiresAt, codeSentAt: deps.clock.now() })
-        .where(and(eq(loginChallenges.id, c.id), or(isNull(loginChallenges.codeSentAt), lte(loginChallenges.codeSentAt, sentBefore))))
-        .returning({ id: loginChallenges.id });
-      return done.length === 1;
-    },
+    // A new code replaces the old one (once a minute); guesses stay counted.
+    (hash, expiresAt, sentBefore) => replaceCode(deps, c, { hash, expiresAt }, sentBefore),
     c.codeSentAt,
   );
 }

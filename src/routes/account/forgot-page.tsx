@@ -8,9 +8,9 @@ import ForgotForm, { type ForgotFormProps } from '../../islands/account/ForgotFo
 import { forgotSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage, type PageOptions } from '../../ui/render';
 import type { AppEnv, Ctx } from '../http/env';
 import { pageForm, readForm, seeOther } from '../http/forms';
+import { type PageOptions, renderPage } from '../http/page';
 
 export const forgotPages = new Hono<AppEnv>();
 

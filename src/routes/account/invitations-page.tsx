@@ -4,9 +4,9 @@ import { listInvitations } from '../../domain/account/invitations';
 import Invitations from '../../islands/account/Invitations';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { AppEnv } from '../http/env';
 import { loadFrame } from '../http/frame-data';
+import { renderPage } from '../http/page';
 
 export const invitationPages = new Hono<AppEnv>();
 

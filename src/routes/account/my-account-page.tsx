@@ -13,11 +13,11 @@ import SessionDevices, { type SessionDeviceList } from '../../islands/account/Se
 import UnverifiedEmailBanner from '../../islands/account/UnverifiedEmailBanner';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { AppEnv, Ctx } from '../http/env';
 import { isSsoUser } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { rememberedDeviceCookie } from '../http/cookies';
+import { renderPage } from '../http/page';
 
 export const accountPages = new Hono<AppEnv>();
 

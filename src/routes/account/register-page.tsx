@@ -13,13 +13,13 @@ import { DEFAULT_POLICY } from '../../shared/account/password-policy';
 import { emailSchema, registerSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage, type PageOptions } from '../../ui/render';
 import { policyLimit, registerLimit, requestOrigin } from './http';
 import { appUrls } from '../http/apps';
 import { signInAfterPasswordSet } from '../sign-in/http';
 import type { AppEnv, Ctx } from '../http/env';
 import { answerOutcomeWithRedirect, pageForm, readForm, seeOther } from '../http/forms';
 import { pageLink, signedLinkProps } from './signed-link';
+import { type PageOptions, renderPage } from '../http/page';
 
 export const registerPages = new Hono<AppEnv>();
 

@@ -11,12 +11,12 @@ import { DEFAULT_POLICY, type PasswordPolicy } from '../../shared/account/passwo
 import { emailSchema, resetPasswordSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage, type PageOptions } from '../../ui/render';
 import { policyLimit, resetCheckLimit } from './http';
 import { appUrls } from '../http/apps';
 import { signInAfterPasswordSet } from '../sign-in/http';
 import type { AppEnv, Ctx } from '../http/env';
 import { answerOutcomeWithRedirect, pageForm, readForm, seeOther } from '../http/forms';
+import { type PageOptions, renderPage } from '../http/page';
 
 export const resetPages = new Hono<AppEnv>();
 

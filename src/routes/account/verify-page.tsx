@@ -4,9 +4,9 @@ import { NeedsJavaScript } from '../../islands/kit/Alert';
 import VerifyEmail from '../../islands/account/VerifyEmail';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage } from '../../ui/render';
 import type { AppEnv } from '../http/env';
 import { signedLinkProps } from './signed-link';
+import { renderPage } from '../http/page';
 
 export const verifyPages = new Hono<AppEnv>();
 

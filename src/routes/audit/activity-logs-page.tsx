@@ -12,11 +12,11 @@ import { formatDate, formatDateTime, TENANT_TIME_ZONE } from '../../shared/dates
 import type { Lang, T } from '../../shared/i18n';
 import { zoneLabelKey } from '../../shared/time-zone';
 import { Frame } from '../../ui/Frame';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { ACTION_GROUPS, eventLabel, familyLabel, parseActionFilter } from './activity-events';
 import { AdminHeading } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 const LINK = 'text-blue-800 underline';
 const FIELD = 'mt-1 block w-full rounded border border-slate-500 bg-white px-3 py-2 text-base';

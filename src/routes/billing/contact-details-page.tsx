@@ -4,10 +4,10 @@ import { getContacts } from '../../domain/billing/contacts';
 import ContactDetails from '../../islands/billing/ContactDetails';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, LoadError } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function contactDetailsPage(c: Ctx) {
   const { t, lang, deps } = c.var;

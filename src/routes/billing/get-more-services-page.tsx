@@ -4,10 +4,10 @@ import { getContractDetails } from '../../domain/billing/contract';
 import MoreServicesForm from '../../islands/billing/MoreServicesForm';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function getMoreServicesPage(c: Ctx) {
   const { t, lang, deps } = c.var;

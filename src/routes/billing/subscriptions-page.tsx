@@ -8,10 +8,10 @@ import { contractState, featureLines, formatContractDate, formatCount, trialDays
 import { SERVER_TIME_ZONE } from '../../shared/dates';
 import type { Lang, T } from '../../shared/i18n';
 import { Frame } from '../../ui/Frame';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 function planText(t: T, lang: Lang, line: FeatureLine, trial: boolean): string {
   if (!line.subscribed) return t(trial ? 'subscriptions.trialAvailable' : 'subscriptions.notSubscribed');

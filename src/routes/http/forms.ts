@@ -17,11 +17,11 @@ import { canonicalLabel } from '../../domain/tenants/hosts';
 import type { RedirectionInput } from '../../shared/sign-in/redirection';
 import { decideRedirection, type Decision } from '../../shared/sign-in/redirection';
 import { pendingStepUrl } from '../../shared/sign-in/signed-in';
-import { renderErrorPage } from '../../ui/render';
 import { appUrls } from './apps';
 import { setSignInCookies, ssoLoginUrl } from '../sign-in/http';
 import type { AppEnv, Ctx } from './env';
 import { setChallengeCookie } from './cookies';
+import { renderErrorPage } from './page';
 
 /** A sign-in form is a few fields; anything larger is refused unread. */
 export const FORM_BODY_LIMIT = 16 * 1024;

@@ -4,9 +4,9 @@
 import type { ReactNode } from 'react';
 import { Frame } from '../../ui/Frame';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage, type PageOptions } from '../../ui/render';
 import type { Ctx } from './env';
 import { loadFrame } from './frame-data';
+import { type PageOptions, renderPage } from './page';
 
 export async function renderFramed(c: Ctx, opts: { titleKey: string; status?: PageOptions['status']; heading: string; wide?: boolean; children: ReactNode }): Promise<Response> {
   const { t, lang, deps } = c.var;

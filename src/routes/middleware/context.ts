@@ -10,9 +10,9 @@ import type { Deps } from '../../deps';
 import { readRequestAuth, type RequestAuth } from '../../domain/sign-in/request-auth';
 import { hostLabel, rememberHost, resolveHost } from '../../domain/tenants/hosts';
 import { cookieName, LOCALE_COOKIE, SESSION_COOKIE, type AppEnv } from '../http/env';
-import { renderErrorPage } from '../../ui/render';
 import { anonymousLang, setLang } from './locale';
 import { admitSession } from './session';
+import { renderErrorPage } from '../http/page';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

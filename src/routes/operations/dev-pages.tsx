@@ -4,10 +4,10 @@ import { Hono } from 'hono';
 import { outbox } from '../../db/schema';
 import AppStandIn from '../../islands/operations/AppStandIn';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import { fullTimestamp } from '../../islands/kit/RelativeTime';
 import { renderFramed } from '../http/framed';
 import type { AppEnv } from '../http/env';
+import { renderPage } from '../http/page';
 
 export function devPages(basePath: string, appUrls: Record<'meishi' | 'scheduler' | 'meishi_operator', string>) {
   const app = new Hono<AppEnv>();

@@ -5,11 +5,11 @@ import DeactivatedUsers from '../../islands/people/DeactivatedUsers';
 import { DEACTIVATED_PAGE_SIZE, pageQuerySchema } from '../../shared/people/schemas';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { hasAccess } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, ManagerBanner } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function deactivatedPageScreen(c: Ctx) {
   const { t, lang, deps } = c.var;

@@ -4,11 +4,11 @@ import { listDepartments } from '../../domain/people/departments';
 import Departments from '../../islands/people/Departments';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { hasAccess } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, ManagerBanner } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function departmentsPageScreen(c: Ctx) {
   const { t, lang, deps } = c.var;

@@ -10,12 +10,12 @@ import { USER_SORTS, usersQuerySchema, type UsersPage } from '../../shared/peopl
 import { readListQuery, type ListQuery } from '../../shared/people/list-state';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { ssoStatus } from '../http/apps';
 import { hasAccess } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, ManagerBanner } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function usersPageScreen(c: Ctx) {
   const { t, lang, deps } = c.var;

@@ -5,11 +5,11 @@ import { Hono } from 'hono';
 import { exchangeHandoff } from '../../domain/sign-in/handoff';
 import { AppError } from '../../domain/errors';
 import { safeContinuePath } from '../../shared/sign-in/continue-path';
-import { renderErrorPage } from '../../ui/render';
 import { appPaths } from '../http/apps';
 import type { AppEnv } from '../http/env';
 import { clientInfo, setSignInCookies, takeHandoffBinding } from './http';
 import { browserCookies, setChallengeCookie } from '../http/cookies';
+import { renderErrorPage } from '../http/page';
 
 export const handoffPages = new Hono<AppEnv>();
 

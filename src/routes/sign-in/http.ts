@@ -6,13 +6,14 @@ import type { Session, Tenant, User } from '../../db/schema';
 import { passwordCompliance } from '../../domain/account/password-compliance';
 import { bindingId, createHandoff, HANDOFF_TTL_MS } from '../../domain/sign-in/handoff';
 import { policyForEmail } from '../../domain/account/password-reset';
-import { completeSignIn, type ClientInfo, type SignInOutcome } from '../../domain/sign-in/complete-sign-in';
+import { completeSignIn, type SignInOutcome } from '../../domain/sign-in/complete-sign-in';
 import { AppError } from '../../domain/errors';
 import { tenantOrigin } from '../../domain/tenants/hosts';
 import { userPayload } from '../../domain/account/profile';
 import { browserCookies, portalWideName, rememberedDeviceCookie, setChallengeCookie, setKnownBrowserCookie, setSessionCookie } from '../http/cookies';
 import type { Context } from 'hono';
 import { decidingTenant, type AppEnv, type Ctx } from '../http/env';
+import { type ClientInfo } from '../../domain/sign-in/client';
 
 export function clientInfo(c: Ctx): ClientInfo {
   return { ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null, geo: c.get('deps').runtime.geo(c.req.raw) };

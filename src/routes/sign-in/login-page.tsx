@@ -17,13 +17,13 @@ import { safeContinuePath } from '../../shared/sign-in/continue-path';
 import { afterTenantChosen, decideRedirection } from '../../shared/sign-in/redirection';
 import { addinTokenSchema, emailQuerySchema, loginSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import { appPaths, appUrls, ssoStatus } from '../http/apps';
 import { ssoLookupLimit } from '../sso/check-api';
 import { clientInfo, handoffTo, ssoLoginUrl } from './http';
 import { decidingTenant, type AppEnv, type Ctx } from '../http/env';
 import { answerOutcomeWithRedirect, destination, pageForm, readForm, redirectionInput, seeOther } from '../http/forms';
 import { browserCookies, rememberedDeviceCookie } from '../http/cookies';
+import { renderPage } from '../http/page';
 
 export const loginPages = new Hono<AppEnv>();
 

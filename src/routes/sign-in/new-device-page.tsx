@@ -14,11 +14,11 @@ import { secondsUntil } from '../../shared/twofa/code-entry';
 import { addinTokenSchema, emailSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage } from '../../ui/render';
 import { appPaths, appUrls } from '../http/apps';
 import type { AppEnv } from '../http/env';
 import { backToLogin } from '../twofa/login-pages';
 import { challengeToken } from '../http/cookies';
+import { renderPage } from '../http/page';
 
 export const additionalChallengePages = new Hono<AppEnv>();
 

@@ -3,8 +3,8 @@
 // Decision: docs/decisions/0007-outlook-and-mobile.md.
 import { Hono } from 'hono';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage } from '../../ui/render';
 import type { AppEnv } from '../http/env';
+import { renderPage } from '../http/page';
 
 /** The app's deep link. To become configuration (see the decision record). */
 export const MEISHI_MOBILE_DEEP_LINK = 'nextameishi://open';

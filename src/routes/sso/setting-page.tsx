@@ -4,10 +4,10 @@ import { isSsoSubscribed, samlSettingView } from '../../domain/sso/settings';
 import SsoSetting from '../../islands/sso/SsoSetting';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function ssoSettingPage(c: Ctx) {
   const { t, lang, deps } = c.var;

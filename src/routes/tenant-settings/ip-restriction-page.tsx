@@ -4,10 +4,10 @@ import { listAllowedIps } from '../../domain/tenant-settings/ip-allowlist';
 import IpRestriction from '../../islands/tenant-settings/IpRestriction';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, OptionalFeature } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function ipRestrictionPage(c: Ctx) {
   const { t, lang, deps } = c.var;

@@ -3,10 +3,10 @@ import { passwordPolicyView } from '../../domain/tenant-settings/settings';
 import PasswordPolicyForm from '../../islands/tenant-settings/PasswordPolicyForm';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function passwordPolicyPage(c: Ctx) {
   const { t, lang, deps } = c.var;

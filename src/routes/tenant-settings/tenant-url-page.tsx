@@ -4,10 +4,10 @@ import { tenantOrigin } from '../../domain/tenants/hosts';
 import TenantUrlSettings, { type TenantUrl } from '../../islands/tenant-settings/TenantUrlSettings';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function tenantSettingsPage(c: Ctx) {
   const { t, lang, deps } = c.var;

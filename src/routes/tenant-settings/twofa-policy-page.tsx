@@ -3,10 +3,10 @@
 import TwofaPolicyForm from '../../islands/tenant-settings/TwofaPolicyForm';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import type { Ctx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, OptionalFeature } from '../http/admin-parts';
+import { renderPage } from '../http/page';
 
 export async function twofaPolicyPage(c: Ctx) {
   const { t, lang, deps } = c.var;

@@ -13,10 +13,10 @@ import VerifyPasswordForm from '../../islands/twofa/VerifyPasswordForm';
 import { safeContinuePath } from '../../shared/sign-in/continue-path';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import { renderPage } from '../../ui/render';
 import { appPaths } from '../http/apps';
 import type { AppEnv } from '../http/env';
 import { loadFrame } from '../http/frame-data';
+import { renderPage } from '../http/page';
 
 export const twofaPages = new Hono<AppEnv>();
 

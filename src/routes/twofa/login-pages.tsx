@@ -24,10 +24,10 @@ import { loginWithNotice } from '../../shared/notices';
 import { addinTokenSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
-import { renderPage } from '../../ui/render';
 import { appPaths, appUrls } from '../http/apps';
 import type { AppEnv, Ctx } from '../http/env';
 import { challengeToken } from '../http/cookies';
+import { renderPage } from '../http/page';
 
 export const twofaLoginPages = new Hono<AppEnv>();
 

@@ -1,0 +1,47 @@
+// A page as an answer: the document (ui/render.tsx) in the request's language, with the page's
+// CSP nonce, and the public error page for requests that have no frame of their own.
+import type { ReactElement } from 'react';
+import { PublicCard } from '../../ui/PublicCard';
+import { renderDocument } from '../../ui/render';
+import { pageNonce } from '../middleware/security';
+import type { Ctx } from './env';
+
+export interface PageOptions {
+  /** i18n key of the page title ("titles.login"). */
+  titleKey: string;
+  body: ReactElement;
+  status?: 200 | 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502;
+}
+
+export function renderPage(c: Ctx, { titleKey, body, status = 200 }: PageOptions): Response {
+  const { t, lang, deps } = c.var;
+  // Every page has the page policy (its stylesheet needs it), with or without islands.
+  const doc = renderDocument({ lang, title: `${t(titleKey)} | ${t('product.name')}`, basePath: deps.config.BASE_PATH, nonce: pageNonce(c), body });
+  return c.html(doc, status);
+}
+
+/**
+ * Not found, refused and the like, for a request that has no frame of its own to show (unknown
+ * host, refused address, a public form refused): the public card every signed-out page has. The
+ * app's not-found and error pages use routes/http/framed.tsx, which also frames signed-in people.
+ */
+export function renderErrorPage(c: Ctx, status: 400 | 403 | 404 | 413 | 415, messageKey: string): Response {
+  const { t, lang, deps } = c.var;
+  const base = deps.config.BASE_PATH;
+  return renderPage(c, {
+    titleKey: status === 404 ? 'titles.not-found' : 'titles.error',
+    status,
+    body: (
+      <PublicCard t={t} lang={lang} year={new Date(deps.clock.now()).getUTCFullYear()} heading={t(status === 404 ? 'titles.not-found' : 'errors.generic')}>
+        <p role="alert" className="mt-0">
+          {t(messageKey)}
+        </p>
+        <p className="mb-0">
+          <a className="text-blue-800 underline" href={`${base}/login`}>
+            {t('common.backToLogin')}
+          </a>
+        </p>
+      </PublicCard>
+    ),
+  });
+}

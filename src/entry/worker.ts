@@ -11,7 +11,7 @@ import { readConfig } from '../config';
 import type { Deps } from '../deps';
 import { createPasswordHasher } from '../domain/security/password-hashing';
 import { runScheduledJobs } from '../domain/operations/schedule';
-import { handleJobMessage } from '../domain/people/import/jobs';
+import { handleJobMessage } from '../domain/people/import/runner';
 import { runPeopleSweep } from '../domain/people/sweep';
 import { appUsageReporter } from '../adapters/app-usage';
 import { PEOPLE_SWEEP_CRON } from './cron-schedule';

@@ -6,7 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { importChunks, importJobs, importLogs, importRows, mailQueue, tenantApps, tenantUsers, users } from '../../src/db/schema';
-import { runImportJob } from '../../src/domain/people/import/jobs';
+import { runImportJob } from '../../src/domain/people/import/runner';
 import { runPeopleSweep } from '../../src/domain/people/sweep';
 import { seatsUsed } from '../../src/domain/people/members';
 import { IMPORT_HEADERS } from '../../src/shared/people/schemas';

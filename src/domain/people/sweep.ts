@@ -4,7 +4,7 @@
 // safe to run concurrently (rows and jobs are claimed by compare-and-set).
 import type { Deps } from '../../deps';
 import { resumeDeletionJobs } from './deletion';
-import { resumeImportJobsNow } from './import/jobs';
+import { resumeImportJobsNow } from './import/runner';
 import { drainMailQueue } from './mail-queue';
 
 export async function runPeopleSweep(deps: Deps): Promise<{ deletions: number; imports: number; mails: number }> {

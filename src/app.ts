@@ -1,9 +1,10 @@
 // createApp(deps): middleware order and route mounting (DESIGN.md section 2).
 import { sql } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
-import { AppError } from './domain/errors';
+import { AppError, fieldTexts, type FieldText } from './domain/errors';
 import { SAML_PATHS } from './domain/sso/sp';
 import { account } from './routes/account';
 import { audit } from './routes/audit';
@@ -23,6 +24,7 @@ import { signIn } from './routes/sign-in';
 import { sso } from './routes/sso';
 import { tenantSettings } from './routes/tenant-settings';
 import { twofa } from './routes/twofa';
+import { errorAnswer } from './routes/http/errors';
 
 /** The features, in the order their calls and screens are matched (src/routes/<feature>/index.ts). */
 const FEATURES = [operations, sso, signIn, account, twofa, tenantSettings, billing, people, audit, operator];
@@ -60,8 +62,8 @@ export function createApp(deps: Deps) {
 
   const api = new Hono<AppEnv>();
   const acsPath = `${base}${SAML_PATHS.acs}`;
-  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
-  const samlLimit = bodyLimit({ maxSize: SAML_BODY_LIMIT, onError: (c) => c.json({ message: 'payload-too-large' }, 413) });
+  const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => errorAnswer(c, 'payload-too-large') });
+  const samlLimit = bodyLimit({ maxSize: SAML_BODY_LIMIT, onError: (c) => errorAnswer(c, 'payload-too-large') });
   // CSV uploads carry their own 50 MB limit (src/routes/people/import-api.ts).
   const uploads = new Set(UPLOAD_PATHS.map((p) => `${base}/api${p}`));
   // The add-in backend calls redeem server to server; its single-use token is the credential.
@@ -88,7 +90,7 @@ export function createApp(deps: Deps) {
   api.use('*', personScopeGuard(`${base}/api`));
   for (const f of FEATURES) api.route('/', f.api);
   api.route('/', openApiRoute);
-  api.all('*', (c) => c.json({ message: 'not-found' }, 404));
+  api.all('*', (c) => errorAnswer(c, 'not-found'));
   app.route(`${base}/api`, api);
 
   const pages = new Hono<AppEnv>();
@@ -100,7 +102,7 @@ export function createApp(deps: Deps) {
 
   app.notFound((c) =>
     // A page in the frame of every other page (the toolbar and drawer for a signed-in person).
-    c.req.path.startsWith(`${base}/api/`) ? c.json({ message: 'not-found' }, 404) : errorPage(c, 404, 'errors.not-found'),
+    c.req.path.startsWith(`${base}/api/`) ? errorAnswer(c, 'not-found') : errorPage(c, 404, 'errors.not-found'),
   );
   app.onError((err, c) => {
     const isApi = c.req.path.startsWith(`${base}/api/`);
@@ -111,13 +113,17 @@ export function createApp(deps: Deps) {
         c.header('Retry-After', String(wait));
         c.header('X-RateLimit-Reset', String(Math.ceil(deps.clock.now() / 1000) + wait));
       }
-      if (isApi) return c.json({ message: err.code, ...err.details }, err.status);
+      // Field errors name text keys: they are said in the request's language here, at the edge.
+      const details = isFieldErrors(err.details.errors) ? { ...err.details, errors: fieldTexts(c.get('t'), err.details.errors) } : err.details;
+      if (isApi) return c.json({ message: err.word, ...details }, err.status as ContentfulStatusCode);
       return errorPage(c, err.status === 404 ? 404 : err.status === 403 ? 403 : 400, 'errors.generic');
     }
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), path: c.req.path, error: String(err), stack: (err as Error).stack }));
-    return isApi ? c.json({ message: 'server-error' }, 500) : c.text('Internal Server Error', 500);
+    return isApi ? errorAnswer(c, 'server-error') : c.text('Internal Server Error', 500);
   });
   return app;
 }
 
 export type App = ReturnType<typeof createApp>;
+
+const isFieldErrors = (v: unknown): v is Record<string, FieldText[]> => typeof v === 'object' && v !== null && Object.values(v).every(Array.isArray);

@@ -6,7 +6,11 @@
 // key that no entry covers, and on an entry that covers nothing. src/client.ts loads exactly
 // these islands.
 
+import { ERRORS } from './shared/error-codes';
+
 const VALIDATION = ['validation'];
+/** What an island that shows a refusal in the error catalogue's words may show (src/shared/error-codes.ts). */
+const ERROR_TEXTS = [...new Set(Object.values(ERRORS).map((e) => e.text))];
 const REDIRECTION = ['redirection', 'apps', 'common.loading', 'errors.generic'];
 const PASSWORD_FIELDS = ['passwordForm', 'passwordRules.confirmationMismatch'];
 const CHANGE_PASSWORD = ['changePassword', 'common.close', 'passwordRules.server', ...PASSWORD_FIELDS];
@@ -17,12 +21,12 @@ const AFTER_SIGN_IN = [...REDIRECTION, ...CHANGE_PASSWORD, ...OUTLOOK];
 const CODE_STEP = ['kit.digit', 'errors.too-many-attempts', 'common.backToLogin'];
 const TWOFA_PARTS = ['twofa', 'product.name', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...CODE_STEP];
 const ADMIN_PARTS = ['admin', 'errors.generic', 'validation.required', 'sso.errors'];
-const PEOPLE_PARTS = ['people', 'admin', 'dates', 'errors.generic', 'validation.required', 'validation.emailInvalid'];
+const PEOPLE_PARTS = ['people', 'admin', 'dates', 'validation.required', 'validation.emailInvalid', ...ERROR_TEXTS];
 
 export const ISLAND_TEXTS = {
   LoginForm: [
     ...['email', 'password', 'remember', 'forgot', 'next', 'submit', 'back', 'or', 'ssoButton', 'ssoSubmit', 'throttled'].map((k) => `login.${k}`),
-    ...['invalid-credentials', 'deactivated', 'restricted-ip', 'not-a-member', 'sso-not-configured'].map((k) => `errors.${k}`),
+    ...ERROR_TEXTS,
     ...VALIDATION,
     ...AFTER_SIGN_IN,
   ],
@@ -36,21 +40,21 @@ export const ISLAND_TEXTS = {
   OutlookComplete: OUTLOOK,
   ForgotForm: ['forgot', 'errors.generic', ...VALIDATION],
   ResetForm: ['reset', ...PASSWORD_FIELDS, ...REDIRECTION],
-  RegisterForm: ['register', 'common.backToLogin', ...PASSWORD_FIELDS, ...REDIRECTION],
+  RegisterForm: ['register', 'common.backToLogin', ...ERROR_TEXTS, ...PASSWORD_FIELDS, ...REDIRECTION],
   VerifyEmail: ['verify'],
   SessionDevices: ['devices', 'dates', 'people.list', 'errors.generic'],
   UnverifiedEmailBanner: ['unverified', 'errors.generic'],
   AdditionalChallengeForm: ['challenge', 'common.backToLogin', 'errors.generic', ...CODE_STEP, ...AFTER_SIGN_IN],
   AccountNotice: ['twofa.notice', 'myAccount.scope.notice', 'admin.common.close', 'errors.generic'],
-  VerifyPasswordForm: ['verifyPassword', 'common.backToMyAccount', 'errors.generic', 'validation.required', 'passwordForm', ...CODE_STEP],
+  VerifyPasswordForm: ['verifyPassword', 'common.backToMyAccount', 'validation.required', 'passwordForm', ...ERROR_TEXTS, ...CODE_STEP],
   TwofaSetup: ['common.loading', ...VALIDATION, ...TWOFA_PARTS],
   TwofaDisable: TWOFA_PARTS,
-  BackupCodesRegenerate: ['verifyPassword', 'errors.generic', 'validation.required', 'passwordForm', ...TWOFA_PARTS],
+  BackupCodesRegenerate: ['verifyPassword', 'validation.required', 'passwordForm', ...ERROR_TEXTS, ...TWOFA_PARTS],
   OtpForm: ['otp', 'common.backToLogin', 'errors.generic', 'twofa.notice', 'myAccount.scope.notice', ...CODE_STEP, ...AFTER_SIGN_IN],
   BackupCodeForm: ['backupLogin', 'common.backToLogin', ...VALIDATION, ...CODE_STEP, ...AFTER_SIGN_IN],
   SetupTwofaAtLogin: ['setupAtLogin', 'common.backToLogin', 'myAccount.scope.notice', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
   TenantUrlSettings: ['tenantSettings', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...PASSWORD_FIELDS, ...ADMIN_PARTS],
-  IpRestriction: ['ipRestriction', 'people.list', ...ADMIN_PARTS],
+  IpRestriction: ['ipRestriction', 'people.list', ...ERROR_TEXTS, ...ADMIN_PARTS],
   TwofaPolicyForm: ['twofaPolicy', 'admin', 'errors.generic'],
   PasswordPolicyForm: ['passwordPolicy', ...ADMIN_PARTS],
   ContactDetails: ['contacts', ...ADMIN_PARTS],

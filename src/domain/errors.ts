@@ -1,24 +1,45 @@
-// Domain errors carry the spec's code word (one typed union, src/shared/error-codes.ts); one
-// handler per surface turns them into answers.
-import { VALIDATION_FAILED, type ErrorCode } from '../shared/error-codes';
+// Domain errors name a code of the catalogue (src/shared/error-codes.ts), which alone decides the
+// HTTP status and the word on the wire; one handler per surface turns them into answers.
+import { ERRORS, VALIDATION_FAILED, wordOf, type ErrorCode, type ErrorStatus } from '../shared/error-codes';
 
 export type { ErrorCode };
 
 export class AppError extends Error {
+  readonly status: ErrorStatus;
   constructor(
     readonly code: ErrorCode | typeof VALIDATION_FAILED,
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 = 400,
     readonly details: Record<string, unknown> = {},
   ) {
     super(code);
     this.name = 'AppError';
+    this.status = code === VALIDATION_FAILED ? 422 : ERRORS[code].status;
+  }
+
+  /** What the answer's `message` says. */
+  get word(): string {
+    return this.code === VALIDATION_FAILED ? VALIDATION_FAILED : wordOf(this.code);
   }
 }
 
+/**
+ * What a field error says: a text key (with its parameters) that the edge translates into the
+ * request's language, or a text the spec gives verbatim (its English server messages). The domain
+ * names keys; it never translates.
+ */
+export type FieldText = string | { key: string; params?: Record<string, string | number> };
+
+export const text = (key: string, params?: Record<string, string | number>): FieldText => ({ key, ...(params ? { params } : {}) });
+
+/** Field errors (422, the validation envelope). */
 export class ValidationError extends AppError {
-  constructor(readonly errors: Record<string, string[]>) {
-    super(VALIDATION_FAILED, 422, { errors });
+  constructor(readonly errors: Record<string, FieldText[]>) {
+    super(VALIDATION_FAILED, { errors });
   }
+}
+
+/** The field errors in a language (`t` of the request), as the envelope answers them. */
+export function fieldTexts(t: (key: string, params?: Record<string, string | number>) => string, errors: Record<string, FieldText[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(errors).map(([field, texts]) => [field, texts.map((x) => (typeof x === 'string' ? x : t(x.key, x.params)))]));
 }
 
 /**

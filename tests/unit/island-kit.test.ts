@@ -7,7 +7,10 @@ import { backspaceInCode, codeDigits, secondsUntil, toHalfWidthDigits, typeIntoC
 import { createDialogStack } from '../../src/shared/dialog-stack';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_CODES, errorCodeOf, isErrorCode, SUCCESS_WORDS, VALIDATION_FAILED } from '../../src/shared/error-codes';
+import { ERROR_CODES, ERRORS, errorCodeOf, errorStatus, errorText, isErrorCode, SUCCESS_WORDS, VALIDATION_FAILED, wordOf } from '../../src/shared/error-codes';
+import { flattenTexts } from '../../src/shared/texts';
+import ja from '../../locales/ja.json';
+import en from '../../locales/en.json';
 
 describe('full-width digits', () => {
   it('become half-width: １２３ -> 123, other characters kept', () => {
@@ -113,17 +116,36 @@ describe('error codes', () => {
 });
 
 describe('the message words the server sends', () => {
-  it('are all in the shared union (so an island comparing with one compiles, and a misspelt one does not)', () => {
+  it('are all in the shared union (so an island comparing with one compiles, and a misspelt one does not), and every thrown code is in the catalogue', () => {
     const root = join(__dirname, '../../src');
     const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /^(routes|domain|app)/.test(f) && /\.tsx?$/.test(f));
     const words = new Set<string>();
+    const codes = new Set<string>();
     for (const f of files) {
       const text = readFileSync(join(root, f), 'utf8');
       for (const m of text.matchAll(/\bmessage: '([^']+)'/g)) words.add(m[1]!);
-      for (const m of text.matchAll(/AppError\(\s*'([^']+)'/g)) words.add(m[1]!);
+      for (const m of text.matchAll(/(?:AppError\(|errorAnswer\(c, )\s*'([^']+)'/g)) codes.add(m[1]!);
     }
-    expect(words.size).toBeGreaterThan(40);
+    expect(words.size).toBeGreaterThan(10);
+    expect(codes.size).toBeGreaterThan(40);
     const known = new Set<string>([...ERROR_CODES, ...SUCCESS_WORDS, VALIDATION_FAILED]);
     expect([...words].filter((w) => !known.has(w)).sort()).toEqual([]);
+    expect([...codes].filter((c) => !isErrorCode(c) && c !== VALIDATION_FAILED).sort()).toEqual([]);
+  });
+});
+
+describe('the error catalogue', () => {
+  it('gives every code a status and a text both languages have; a word given twice keeps its first text', () => {
+    const flat = (o: object) => new Set(Object.keys(flattenTexts(o as Record<string, unknown>)));
+    const [jaKeys, enKeys] = [flat(ja), flat(en)];
+    for (const [code, entry] of Object.entries(ERRORS)) {
+      expect([200, 400, 401, 403, 404, 409, 410, 413, 415, 422, 429, 500, 502], code).toContain(entry.status);
+      expect(jaKeys.has(entry.text) && enKeys.has(entry.text), `${code}: ${entry.text}`).toBe(true);
+    }
+    expect(errorText('deactivated')).toBe('errors.deactivated');
+    expect(errorText('invalid-token')).toBe('reset.invalid');
+    expect(errorText('no such word')).toBe('errors.generic');
+    expect(errorStatus('addin-token-invalid')).toBe(404);
+    expect(wordOf('bearer-token-invalid')).toBe('invalid-token');
   });
 });

@@ -178,8 +178,8 @@ describe('multipart reader', () => {
 describe('audit CSV', () => {
   it('file name: localised title + yyyyMMddHHmmss in Tokyo time', () => {
     const t = Date.UTC(2026, 0, 2, 15, 4, 5); // 2026-01-03 00:04:05 JST
-    expect(exportFilename(getT('ja'), t)).toBe('監査ログ20260103000405.csv');
-    expect(exportFilename(getT('en'), t)).toBe('Audit Logs20260103000405.csv');
+    expect(exportFilename(getT('ja')('titles.activity-logs'), t)).toBe('監査ログ20260103000405.csv');
+    expect(exportFilename(getT('en')('titles.activity-logs'), t)).toBe('Audit Logs20260103000405.csv');
     expect(csvTime(t)).toBe('2026-01-03 00:04:05');
   });
   it('formula escaping and RFC 4180 quoting through papaparse', () => {

@@ -4,8 +4,7 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { rememberedDevices, sessions, users, type Session, type Tenant, type User } from '../../db/schema';
-import type { T } from '../../shared/i18n';
-import { AppError } from '../errors';
+import { AppError, text, ValidationError } from '../errors';
 import { auditInsert } from '../audit/log';
 import { sendMail } from '../mail/messages';
 import { clear, reserve } from '../security/limiter';
@@ -15,7 +14,6 @@ import { assertNewPassword } from './password-rules';
 
 export async function changePassword(
   deps: Deps,
-  t: T,
   p: { user: User; session: Session; hostTenant: Tenant | null; current: string; next: string; confirmation: string; ip: string | null },
 ): Promise<void> {
   const { db, clock, passwords } = deps;
@@ -23,12 +21,12 @@ export async function changePassword(
   const limit = { key: `change-password:${p.user.id}`, max: 5, windowMs: 15 * 60_000 };
   await reserve(db, [limit], now);
   const ok = p.user.passwordHash ? (await passwords.verify(p.current, p.user.passwordHash)).ok : false;
-  if (!ok) throw new AppError('current-password-wrong', 422, { errors: { current_password: [t('changePassword.currentWrong')] } });
+  if (!ok) throw new AppError('current-password-wrong', { errors: { current_password: [text('changePassword.currentWrong')] } });
   await clear(db, [limit]);
   const policy = applicablePolicy(p.hostTenant, activeOnly(await listMemberships(db, p.user.id)).map((m) => m.tenant));
-  assertNewPassword(t, { password: p.next, confirmation: p.confirmation, policy, email: p.user.email, field: 'new_password', confirmationField: 'new_password_confirmation' });
+  assertNewPassword({ password: p.next, confirmation: p.confirmation, policy, email: p.user.email, field: 'new_password', confirmationField: 'new_password_confirmation' });
   if ((await passwords.verify(p.next, p.user.passwordHash!)).ok) {
-    throw new AppError('The given data was invalid.', 422, { errors: { new_password: [t('passwordRules.server.sameAsCurrent')] } });
+    throw new ValidationError({ new_password: [text('passwordRules.server.sameAsCurrent')] });
   }
 
   await db.batch([

@@ -46,7 +46,7 @@ export async function forgetRememberedDevice(deps: Deps, current: Session, scope
     .delete(rememberedDevices)
     .where(and(eq(rememberedDevices.id, id), eq(rememberedDevices.userId, current.userId)))
     .returning({ id: rememberedDevices.id });
-  if (gone.length === 0) throw new AppError('not-found', 404);
+  if (gone.length === 0) throw new AppError('not-found');
   await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'twofa.remembered_device_forgotten', targetType: 'remembered_device', targetId: id, ipAddress: ip }, deps.clock.now());
 }
 
@@ -75,7 +75,7 @@ export async function logoutDevice(deps: Deps, current: Session, scope: SessionS
     .returning({ id: sessions.id });
   if (gone.length === 0) {
     const mine = scope.kind === 'tenant' && (await deps.db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, current.userId))).get());
-    throw mine ? new AppError('sign-in-required', 403) : new AppError('not-found', 404);
+    throw mine ? new AppError('sign-in-required') : new AppError('not-found');
   }
   await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'session.revoked', targetType: 'session', targetId: id, ipAddress: ip }, deps.clock.now());
 }

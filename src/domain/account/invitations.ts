@@ -16,14 +16,14 @@ const pendingRow = (userId: number, tenantId: number) =>
 
 /** An IdP's session speaks for its own tenant only: joining another is the person's own decision. */
 function assertOwnCredentials(session: Session) {
-  if (session.ssoTenantId !== null) throw new AppError('sign-in-required', 403);
+  if (session.ssoTenantId !== null) throw new AppError('sign-in-required');
 }
 
 export async function acceptInvitation(deps: Deps, user: User, session: Session, tenantId: number, ip: string | null): Promise<void> {
   assertOwnCredentials(session);
   const now = deps.clock.now();
   const done = await deps.db.update(tenantUsers).set({ invitationPending: false, updatedAt: now }).where(pendingRow(user.id, tenantId)).returning({ id: tenantUsers.id });
-  if (done.length !== 1) throw new AppError('not-found', 404);
+  if (done.length !== 1) throw new AppError('not-found');
   await audit(deps.db, { tenantId, actorUserId: user.id, action: 'invitation.accepted', targetType: 'user', targetId: user.id, ipAddress: ip }, now);
 }
 
@@ -31,6 +31,6 @@ export async function declineInvitation(deps: Deps, user: User, session: Session
   assertOwnCredentials(session);
   const now = deps.clock.now();
   const done = await deps.db.delete(tenantUsers).where(pendingRow(user.id, tenantId)).returning({ id: tenantUsers.id });
-  if (done.length !== 1) throw new AppError('not-found', 404);
+  if (done.length !== 1) throw new AppError('not-found');
   await audit(deps.db, { tenantId, actorUserId: user.id, action: 'invitation.declined', targetType: 'user', targetId: user.id, ipAddress: ip }, now);
 }

@@ -4,7 +4,6 @@
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { passwordResets, rememberedDevices, sessions, users, type Tenant, type User } from '../../db/schema';
-import type { T } from '../../shared/i18n';
 import type { PasswordPolicy } from '../../shared/account/password-strength';
 import { AppError } from '../errors';
 import { auditInsert } from '../audit/log';
@@ -85,14 +84,13 @@ export async function policyForEmail(deps: Deps, email: string, hostTenant: Tena
  */
 export async function resetPassword(
   deps: Deps,
-  t: T,
   p: { email: string; token: string; password: string; confirmation: string; hostTenant: Tenant | null; ip: string | null },
 ): Promise<User> {
   const { db, clock, passwords } = deps;
   const found = await liveToken(deps, p.email, p.token);
-  if (!found) throw new AppError('failed_to_reset_password', 400);
+  if (!found) throw new AppError('failed_to_reset_password');
   const policy = await policyForEmail(deps, found.user.email, p.hostTenant);
-  assertNewPassword(t, { password: p.password, confirmation: p.confirmation, policy, email: found.user.email, field: 'password', confirmationField: 'password_confirmation' });
+  assertNewPassword({ password: p.password, confirmation: p.confirmation, policy, email: found.user.email, field: 'password', confirmationField: 'password_confirmation' });
 
   const now = clock.now();
   const claimed = await db
@@ -100,7 +98,7 @@ export async function resetPassword(
     .set({ usedAt: now })
     .where(and(eq(passwordResets.id, found.reset.id), isNull(passwordResets.usedAt)))
     .returning({ id: passwordResets.id });
-  if (claimed.length !== 1) throw new AppError('failed_to_reset_password', 400);
+  if (claimed.length !== 1) throw new AppError('failed_to_reset_password');
 
   const columns = await passwordColumns(passwords, p.password, found.user.email, now);
   await db.batch([

@@ -5,7 +5,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { emailLinks, users, type Tenant, type User } from '../../db/schema';
-import type { T } from '../../shared/i18n';
 import { AppError } from '../errors';
 import { auditInsert } from '../audit/log';
 import { sendMail } from '../mail/messages';
@@ -72,16 +71,16 @@ async function checkLink(deps: Deps, origin: string, purpose: LinkPurpose, id: n
   const email = user?.email ?? q.email?.toLowerCase();
   const unsigned = email === undefined ? null : unsignedLink(origin, config.BASE_PATH, purpose, email, id, expires);
   if (!unsigned || !Number.isSafeInteger(expires) || !signatureMatches([config.LINK_SIGNING_KEY, config.LINK_SIGNING_KEY_PREVIOUS], unsigned, q.signature)) {
-    throw new AppError('Invalid signature.', 403);
+    throw new AppError('Invalid signature.');
   }
-  if (!user) throw new AppError('account-deleted', 410);
-  if (expires * 1000 <= clock.now()) throw new AppError('link-expired', 410);
+  if (!user) throw new AppError('account-deleted');
+  if (expires * 1000 <= clock.now()) throw new AppError('link-expired');
   const link = await db
     .select()
     .from(emailLinks)
     .where(and(eq(emailLinks.signatureHash, sha256Hex(q.signature)), eq(emailLinks.userId, user.id), eq(emailLinks.purpose, purpose)))
     .get();
-  if (!link) throw new AppError('Invalid signature.', 403);
+  if (!link) throw new AppError('Invalid signature.');
   return { user, link };
 }
 
@@ -97,19 +96,18 @@ async function useLink(deps: Deps, linkId: number): Promise<boolean> {
 /** POST users/register/{id}: sets the first password; the invitation proves the address. */
 export async function register(
   deps: Deps,
-  t: T,
   p: { origin: string; id: number; query: LinkQuery; password: string; confirmation: string; hostTenant: Tenant | null; ip: string | null },
 ): Promise<User> {
   const { db, clock, passwords } = deps;
   const { user, link } = await checkLink(deps, p.origin, 'register', p.id, p.query);
-  if (user.passwordHash) throw new AppError('already-registered', 409);
+  if (user.passwordHash) throw new AppError('already-registered');
   const memberships = activeOnly(await listMemberships(db, user.id));
   const tenant = memberships.find((m) => m.tenant.id === link.tenantId)?.tenant;
-  if (link.tenantId !== null && !tenant) throw new AppError('account-deleted', 410);
-  if (link.usedAt !== null) throw new AppError('already-registered', 409);
+  if (link.tenantId !== null && !tenant) throw new AppError('account-deleted');
+  if (link.usedAt !== null) throw new AppError('already-registered');
   const policy = applicablePolicy(tenant ?? p.hostTenant, memberships.map((m) => m.tenant));
-  assertNewPassword(t, { password: p.password, confirmation: p.confirmation, policy, email: user.email, field: 'password', confirmationField: 'password_confirmation' });
-  if (!(await useLink(deps, link.id))) throw new AppError('already-registered', 409);
+  assertNewPassword({ password: p.password, confirmation: p.confirmation, policy, email: user.email, field: 'password', confirmationField: 'password_confirmation' });
+  if (!(await useLink(deps, link.id))) throw new AppError('already-registered');
   const now = clock.now();
   const columns = await passwordColumns(passwords, p.password, user.email, now);
   await db.batch([
@@ -123,8 +121,8 @@ export async function register(
 export async function verifyEmail(deps: Deps, p: { origin: string; id: number; query: LinkQuery; ip: string | null }): Promise<void> {
   const { db, clock } = deps;
   const { user, link } = await checkLink(deps, p.origin, 'verify', p.id, p.query);
-  if (user.emailVerifiedAt !== null || link.usedAt !== null || link.email !== user.email) throw new AppError('already-verified', 409);
-  if (!(await useLink(deps, link.id))) throw new AppError('already-verified', 409);
+  if (user.emailVerifiedAt !== null || link.usedAt !== null || link.email !== user.email) throw new AppError('already-verified');
+  if (!(await useLink(deps, link.id))) throw new AppError('already-verified');
   const now = clock.now();
   await db.batch([
     db.update(users).set({ emailVerifiedAt: now, updatedAt: now }).where(eq(users.id, user.id)),
@@ -134,7 +132,7 @@ export async function verifyEmail(deps: Deps, p: { origin: string; id: number; q
 
 /** POST verification-mail/{id}: the signed-in user asks for a new verification mail (once a minute). */
 export async function sendVerificationMail(deps: Deps, user: User, hostTenant: Tenant | null): Promise<void> {
-  if (user.emailVerifiedAt !== null) throw new AppError('already-verified', 409);
+  if (user.emailVerifiedAt !== null) throw new AppError('already-verified');
   const limit = { key: `verification-mail:${user.id}`, max: 1, windowMs: 60_000 };
   await reserve(deps.db, [limit], deps.clock.now());
   const url = await issueLink(deps, user, hostTenant, 'verify', VERIFICATION_TTL_DAYS);

@@ -4,7 +4,6 @@
 import Papa from 'papaparse';
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import type { T } from '../../shared/i18n';
 import { SERVER_TIME_ZONE } from '../../shared/dates';
 
 const PAGE = 2000;
@@ -42,19 +41,22 @@ export function csvTime(ms: number): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
 
-/** Localised title + yyyyMMddHHmmss + .csv */
-export function exportFilename(t: T, now: number): string {
-  return `${t('titles.activity-logs')}${csvTime(now).replace(/[- :]/g, '')}.csv`;
+/** The screen's title (in the reader's language) + yyyyMMddHHmmss + .csv */
+export function exportFilename(title: string, now: number): string {
+  return `${title}${csvTime(now).replace(/[- :]/g, '')}.csv`;
 }
+
+/** The CSV's columns, in order (the header row names them in the reader's language). */
+export const AUDIT_CSV_COLUMNS = ['time', 'actor', 'actorEmail', 'action', 'targetType', 'targetId', 'ip', 'userAgent', 'details'] as const;
 
 const encoder = new TextEncoder();
 const unparse = (rows: string[][]) => Papa.unparse(rows, { newline: '\r\n', escapeFormulae: FORMULA_START }) + '\r\n';
 
-export function auditCsvStream(deps: Deps, tenantId: number, t: T): ReadableStream<Uint8Array> {
+/** `columns`: the header row, one title for each of AUDIT_CSV_COLUMNS. */
+export function auditCsvStream(deps: Deps, tenantId: number, columns: string[]): ReadableStream<Uint8Array> {
   const { db } = deps;
   let cursor: { createdAt: number; id: number } | null = null;
   let first = true;
-  const columns = ['time', 'actor', 'actorEmail', 'action', 'targetType', 'targetId', 'ip', 'userAgent', 'details'].map((k) => t(`people.auditCsv.columns.${k}`));
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {

@@ -48,7 +48,7 @@ export async function createBillingContact(deps: Deps, tenant: Tenant, p: Contac
     .onConflictDoNothing()
     .returning()
     .get();
-  if (!row) throw new AppError('billing-contact-exists', 409);
+  if (!row) throw new AppError('billing-contact-exists');
   await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'contact.billing_created', targetType: 'contact', targetId: row.id, ipAddress: actor.ip }, now);
   return view(row);
 }
@@ -61,15 +61,15 @@ export async function updateContact(deps: Deps, tenant: Tenant, id: number, p: C
     .where(and(eq(tenantContacts.id, id), eq(tenantContacts.tenantId, tenant.id)))
     .returning()
     .get();
-  if (!row) throw new AppError('not-found', 404);
+  if (!row) throw new AppError('not-found');
   await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: `contact.${row.kind}_updated`, targetType: 'contact', targetId: id, ipAddress: actor.ip }, now);
   return view(row);
 }
 
 export async function deleteContact(deps: Deps, tenant: Tenant, id: number, actor: Actor): Promise<void> {
   const row = await deps.db.select().from(tenantContacts).where(and(eq(tenantContacts.id, id), eq(tenantContacts.tenantId, tenant.id))).get();
-  if (!row) throw new AppError('not-found', 404);
-  if (row.kind === 'primary') throw new AppError('cannot-delete-primary-contact', 422);
+  if (!row) throw new AppError('not-found');
+  if (row.kind === 'primary') throw new AppError('cannot-delete-primary-contact');
   const now = deps.clock.now();
   await deps.db.delete(tenantContacts).where(eq(tenantContacts.id, id));
   await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'contact.billing_deleted', targetType: 'contact', targetId: id, ipAddress: actor.ip }, now);

@@ -13,13 +13,13 @@ export async function requestMoreServices(deps: Deps, tenant: Tenant, user: User
   const { db, clock, config } = deps;
   // Nothing to ask for: every count 0 and no flag (spec 02 "Get more services" send rule).
   const meaningful = items.filter((i) => i.value === true || (typeof i.value === 'number' && i.value > 0));
-  if (meaningful.length === 0) throw new AppError('nothing-requested', 422);
+  if (meaningful.length === 0) throw new AppError('nothing-requested');
   const plan = items.find((i) => i.key === 'subscribeToHigherBulkEmailPlan');
   if (plan) {
     const cd = await db.select().from(contractDetails).where(eq(contractDetails.tenantId, tenant.id)).get();
     const current = cd?.featureBulkEmailMonthlyLimit ?? 0;
     // Only plans above the current limit are offered.
-    if (!(BULK_EMAIL_PLANS as readonly number[]).includes(plan.value as number) || (plan.value as number) <= current) throw new AppError('invalid-plan', 422);
+    if (!(BULK_EMAIL_PLANS as readonly number[]).includes(plan.value as number) || (plan.value as number) <= current) throw new AppError('invalid-plan');
   }
   const now = clock.now();
   await db.batch([

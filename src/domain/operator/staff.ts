@@ -25,7 +25,7 @@ export async function listManagers(deps: Deps, actor: OperatorActor) {
 export async function setManager(deps: Deps, actor: OperatorActor, email: string, isManager: boolean) {
   const { db, clock } = deps;
   const user = await db.select().from(users).where(eq(users.email, email.toLowerCase())).get();
-  if (!user) throw new AppError('user-not-found', 404);
+  if (!user) throw new AppError('user-not-found');
   const now = clock.now();
   await db.batch([
     db.update(users).set({ isTenantManager: isManager, updatedAt: now }).where(eq(users.id, user.id)),
@@ -72,7 +72,7 @@ export async function deleteMaintenance(deps: Deps, actor: OperatorActor, id: nu
   const { db, clock } = deps;
   const now = clock.now();
   const gone = await db.delete(maintenanceMessages).where(eq(maintenanceMessages.id, id)).returning({ id: maintenanceMessages.id });
-  if (gone.length === 0) throw new AppError('not-found', 404);
+  if (gone.length === 0) throw new AppError('not-found');
   await auditInsert(db, operatorAudit(actor, 'maintenance_deleted', { targetType: 'maintenance_message', targetId: id }), now);
 }
 
@@ -110,13 +110,13 @@ export async function markRequestHandled(deps: Deps, actor: OperatorActor, id: n
   const { db, clock } = deps;
   const now = clock.now();
   const row = await db.select().from(serviceRequests).where(eq(serviceRequests.id, id)).get();
-  if (!row) throw new AppError('not-found', 404);
+  if (!row) throw new AppError('not-found');
   const done = await db
     .update(serviceRequests)
     .set({ handledAt: now })
     .where(and(eq(serviceRequests.id, id), isNull(serviceRequests.handledAt)))
     .returning({ id: serviceRequests.id });
-  if (done.length === 0) throw new AppError('already-handled', 409);
+  if (done.length === 0) throw new AppError('already-handled');
   await auditInsert(db, operatorAudit(actor, 'service_request_handled', { tenantId: row.tenantId, targetType: 'service_request', targetId: id }), now);
   return { id, handledAt: iso(now) };
 }

@@ -128,7 +128,7 @@ export type TenantView = Awaited<ReturnType<typeof views>>[number];
 
 async function findTenant(deps: Deps, id: number): Promise<Tenant> {
   const t = await deps.db.select().from(tenants).where(eq(tenants.id, id)).get();
-  if (!t) throw new AppError('not-found', 404);
+  if (!t) throw new AppError('not-found');
   return t;
 }
 
@@ -167,9 +167,9 @@ export async function listTenants(deps: Deps, actor: OperatorActor, q: { status?
 export async function createTenant(deps: Deps, actor: OperatorActor, input: CreateTenantInput) {
   const { db, clock } = deps;
   const label = input.subdomain;
-  if (RESERVED_SUBDOMAINS.has(label)) throw new AppError('subdomain-reserved', 422);
+  if (RESERVED_SUBDOMAINS.has(label)) throw new AppError('subdomain-reserved');
   const taken = await db.select({ id: tenants.id }).from(tenants).where(or(eq(tenants.initialSubdomain, label), eq(tenants.subdomain, label))).get();
-  if (taken) throw new AppError('subdomain-taken', 409);
+  if (taken) throw new AppError('subdomain-taken');
   const now = clock.now();
   const email = input.admin.email.toLowerCase();
   // The new tenant's id is not known inside the batch (D1 has no interactive transactions):
@@ -208,7 +208,7 @@ export async function createTenant(deps: Deps, actor: OperatorActor, input: Crea
     ]);
   } catch (e) {
     // A concurrent create took the label between the check and the batch (unique index).
-    if (isUniqueViolation(e, 'tenants') || isUniqueViolation(e, 'tenant_hosts')) throw new AppError('subdomain-taken', 409);
+    if (isUniqueViolation(e, 'tenants') || isUniqueViolation(e, 'tenant_hosts')) throw new AppError('subdomain-taken');
     throw e;
   }
   forgetHosts(db);

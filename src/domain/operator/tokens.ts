@@ -42,7 +42,7 @@ export function isScope(s: string): s is OperatorScope {
 function lifetime(days: number | undefined): number {
   const d = days ?? TOKEN_LIFETIME_DAYS.default;
   if (!Number.isInteger(d) || d < TOKEN_LIFETIME_DAYS.min || d > TOKEN_LIFETIME_DAYS.max) {
-    throw new AppError('invalid-token-lifetime', 422, { min: TOKEN_LIFETIME_DAYS.min, max: TOKEN_LIFETIME_DAYS.max });
+    throw new AppError('invalid-token-lifetime', { min: TOKEN_LIFETIME_DAYS.min, max: TOKEN_LIFETIME_DAYS.max });
   }
   return d * DAY;
 }
@@ -50,7 +50,7 @@ function lifetime(days: number | undefined): number {
 function overlap(minutes: number | undefined): number {
   const m = minutes ?? ROTATION_OVERLAP_MINUTES.default;
   if (!Number.isInteger(m) || m < 0 || m > ROTATION_OVERLAP_MINUTES.max) {
-    throw new AppError('invalid-rotation-overlap', 422, { max: ROTATION_OVERLAP_MINUTES.max });
+    throw new AppError('invalid-rotation-overlap', { max: ROTATION_OVERLAP_MINUTES.max });
   }
   return m * MINUTE;
 }
@@ -73,9 +73,9 @@ export interface NewToken {
 
 export async function createOperatorToken(db: TokenDb, name: string, scopes: string[], now: number, opts: { expiresInDays?: number } = {}): Promise<NewToken> {
   const clean = name.trim();
-  if (!/^[\p{L}\p{N} ._@:-]{1,100}$/u.test(clean)) throw new AppError('invalid-token-name', 422);
+  if (!/^[\p{L}\p{N} ._@:-]{1,100}$/u.test(clean)) throw new AppError('invalid-token-name');
   const unknown = scopes.filter((s) => !isScope(s));
-  if (unknown.length || scopes.length === 0) throw new AppError('invalid-scopes', 422, { unknown });
+  if (unknown.length || scopes.length === 0) throw new AppError('invalid-scopes', { unknown });
   const sorted = [...new Set(scopes)].sort();
   const expiresAt = now + lifetime(opts.expiresInDays);
   const { token, tokenHash } = newSecret();
@@ -123,9 +123,9 @@ export async function rotateOperatorToken(db: TokenDb, id: number, now: number, 
   if (!row) {
     // Nothing written: say why (this read only explains; the statement above decided).
     const [old] = await run('SELECT o.revoked_at, s.id AS successor FROM operator_tokens o LEFT JOIN operator_tokens s ON s.replaces_id = o.id WHERE o.id = ?', [id]);
-    if (!old) throw new AppError('not-found', 404);
-    if (old.successor !== null && old.successor !== undefined) throw new AppError('token-already-rotated', 409, { successor: Number(old.successor) });
-    throw new AppError('token-revoked', 409);
+    if (!old) throw new AppError('not-found');
+    if (old.successor !== null && old.successor !== undefined) throw new AppError('token-already-rotated', { successor: Number(old.successor) });
+    throw new AppError('token-revoked');
   }
   return {
     id: Number(row.id),

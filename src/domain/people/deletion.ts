@@ -29,7 +29,7 @@ export async function startUserDeletion(deps: Deps, tenant: Tenant, userId: numb
   // A pending invitation never counted as an admin: cancelling it is always possible.
   const countedAdmin = member.isAdmin && member.deactivatedAt === null && !member.invitationPending;
   if (countedAdmin && (await activeAdminCount(db, tenant.id)) <= 1) {
-    throw new AppError('cannot-delete-last-admin', 400);
+    throw new AppError('cannot-delete-last-admin');
   }
   const now = clock.now();
   try {
@@ -42,7 +42,7 @@ export async function startUserDeletion(deps: Deps, tenant: Tenant, userId: numb
     ]);
     return inserted[0]!.id;
   } catch (e) {
-    if (isGuardFailure(e)) throw new AppError('cannot-delete-last-admin', 400);
+    if (isGuardFailure(e)) throw new AppError('cannot-delete-last-admin');
     throw e;
   }
 }

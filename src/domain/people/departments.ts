@@ -4,9 +4,8 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { additionalDepartments, departments, tenantUsers, users, type Tenant } from '../../db/schema';
 import type { Department, DepartmentWithUsers } from '../../shared/people/schemas';
-import type { T } from '../../shared/i18n';
 import { auditInsert } from '../audit/log';
-import { AppError, isUniqueViolation, ValidationError } from '../errors';
+import { AppError, isUniqueViolation, text, ValidationError } from '../errors';
 import { iso, rawStatement } from './members';
 import type { PeopleActor } from './users';
 
@@ -43,22 +42,22 @@ export async function departmentsWithUsers(deps: Deps, tenantId: number): Promis
 
 async function findDepartment(deps: Deps, tenantId: number, id: number) {
   const row = await deps.db.select().from(departments).where(and(eq(departments.tenantId, tenantId), eq(departments.id, id))).get();
-  if (!row) throw new AppError('not-found', 404);
+  if (!row) throw new AppError('not-found');
   return row;
 }
 
-function nameExists(t: T): never {
-  throw new ValidationError({ name: [t('people.departments.nameExists')] });
+function nameExists(): never {
+  throw new ValidationError({ name: [text('people.departments.nameExists')] });
 }
 
-async function assertFreeName(deps: Deps, tenantId: number, name: string, exceptId: number | null, t: T) {
+async function assertFreeName(deps: Deps, tenantId: number, name: string, exceptId: number | null) {
   const same = await deps.db.select({ id: departments.id }).from(departments).where(and(eq(departments.tenantId, tenantId), eq(departments.name, name))).get();
-  if (same && same.id !== exceptId) nameExists(t);
+  if (same && same.id !== exceptId) nameExists();
 }
 
 
-export async function addDepartment(deps: Deps, tenant: Tenant, name: string, actor: PeopleActor, t: T): Promise<Department> {
-  await assertFreeName(deps, tenant.id, name, null, t);
+export async function addDepartment(deps: Deps, tenant: Tenant, name: string, actor: PeopleActor): Promise<Department> {
+  await assertFreeName(deps, tenant.id, name, null);
   const now = deps.clock.now();
   try {
     const [inserted] = await deps.db.batch([
@@ -68,14 +67,14 @@ export async function addDepartment(deps: Deps, tenant: Tenant, name: string, ac
     const d = inserted[0]!;
     return { id: d.id, name: d.name, created_at: iso(d.createdAt)!, users_count: 0, additional_users_count: 0 };
   } catch (e) {
-    if (isUniqueViolation(e, 'departments')) nameExists(t);
+    if (isUniqueViolation(e, 'departments')) nameExists();
     throw e;
   }
 }
 
-export async function renameDepartment(deps: Deps, tenant: Tenant, id: number, name: string, actor: PeopleActor, t: T): Promise<Department> {
+export async function renameDepartment(deps: Deps, tenant: Tenant, id: number, name: string, actor: PeopleActor): Promise<Department> {
   const before = await findDepartment(deps, tenant.id, id);
-  await assertFreeName(deps, tenant.id, name, id, t);
+  await assertFreeName(deps, tenant.id, name, id);
   const now = deps.clock.now();
   try {
     await deps.db.batch([
@@ -83,7 +82,7 @@ export async function renameDepartment(deps: Deps, tenant: Tenant, id: number, n
       auditInsert(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'department.renamed', targetType: 'department', targetId: id, ipAddress: actor.ip, userAgent: actor.userAgent, details: { from: before.name, to: name } }, now),
     ]);
   } catch (e) {
-    if (isUniqueViolation(e, 'departments')) nameExists(t);
+    if (isUniqueViolation(e, 'departments')) nameExists();
     throw e;
   }
   return (await listDepartments(deps, tenant.id)).find((d) => d.id === id)!;
@@ -98,7 +97,7 @@ export async function deleteDepartment(deps: Deps, tenant: Tenant, id: number, a
     .where(and(eq(tenantUsers.tenantId, tenant.id), eq(tenantUsers.departmentId, id)))
     .get();
   const usedExtra = await db.select({ one: sql<number>`1` }).from(additionalDepartments).where(and(eq(additionalDepartments.tenantId, tenant.id), eq(additionalDepartments.departmentId, id))).get();
-  if (used || usedExtra) throw new AppError('cannot-delete-department-with-users', 422);
+  if (used || usedExtra) throw new AppError('cannot-delete-department-with-users');
   const now = deps.clock.now();
   // The delete itself re-checks, so a member added meanwhile keeps the department.
   const [deleted] = await db.batch([
@@ -108,5 +107,5 @@ export async function deleteDepartment(deps: Deps, tenant: Tenant, id: number, a
     auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'department.deleted', targetType: 'department', targetId: id, ipAddress: actor.ip, userAgent: actor.userAgent, details: { name: dept.name } }, now),
   ]);
   const r = deleted as { rowsAffected?: number; meta?: { changes?: number } };
-  if (Number(r.rowsAffected ?? r.meta?.changes ?? 1) === 0) throw new AppError('cannot-delete-department-with-users', 422);
+  if (Number(r.rowsAffected ?? r.meta?.changes ?? 1) === 0) throw new AppError('cannot-delete-department-with-users');
 }

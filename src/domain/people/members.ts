@@ -38,7 +38,7 @@ export const activeMember = (tenantId: number) =>
 
 /** Refuses every change to, and every read about, an account whose invitation is pending. */
 export function assertAccepted(member: TenantUser): void {
-  if (member.invitationPending) throw new AppError('invitation-pending', 409);
+  if (member.invitationPending) throw new AppError('invitation-pending');
 }
 
 /**
@@ -94,8 +94,8 @@ export async function assertSeats(db: Db, tenantId: number, extra: Partial<Recor
   for (const [app, n] of Object.entries(extra) as [ManagedApp, number][]) {
     if (!n) continue;
     const contracted = apps.find((a) => a.app === app);
-    if (!contracted) throw new AppError('app-not-contracted', 422, { app });
-    if (contracted.seats !== null && used[app] + n > contracted.seats) throw new AppError('quota_finished', 422, { app });
+    if (!contracted) throw new AppError('app-not-contracted', { app });
+    if (contracted.seats !== null && used[app] + n > contracted.seats) throw new AppError('quota_finished', { app });
   }
 }
 
@@ -162,7 +162,7 @@ export async function findMember(db: Db, tenantId: number, userId: number): Prom
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.userId, userId)))
     .get();
-  if (!row) throw new AppError('not-found', 404);
+  if (!row) throw new AppError('not-found');
   return row;
 }
 
@@ -171,7 +171,7 @@ export async function assertDepartments(db: Db, tenantId: number, ids: number[])
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
   const rows = await db.select({ id: departments.id }).from(departments).where(and(eq(departments.tenantId, tenantId), inIds(departments.id, unique)));
-  if (rows.length !== unique.length) throw new AppError('not-found', 404, { field: 'department' });
+  if (rows.length !== unique.length) throw new AppError('not-found', { field: 'department' });
 }
 
 const MANAGED: AppKey[] = ['meishi', 'scheduler'];

@@ -66,7 +66,7 @@ async function ssoUsersOtherThan(deps: Deps, tenantId: number, tenantUserId: num
 
 async function assertSsoSeat(deps: Deps, tenant: Tenant, tenantUserId: number | null): Promise<void> {
   if (tenant.featureSsoUsersLimit <= 0 || (await ssoUsersOtherThan(deps, tenant.id, tenantUserId)) + 1 > tenant.featureSsoUsersLimit) {
-    throw new AppError('sso_users_limit_exceeded', 422);
+    throw new AppError('sso_users_limit_exceeded');
   }
 }
 
@@ -81,7 +81,7 @@ async function assertFreeNameId(deps: Deps, tenantId: number, nameId: string | n
     .from(tenantUsers)
     .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.samlNameId, nameId), exceptTenantUserId === null ? undefined : ne(tenantUsers.id, exceptTenantUserId)))
     .get();
-  if (other) throw new AppError('saml-name-id-taken', 422);
+  if (other) throw new AppError('saml-name-id-taken');
 }
 
 /** Runs a batch; a guard failure becomes the rule's error after a fresh look at the data. */
@@ -96,7 +96,7 @@ async function runGuarded(deps: Deps, tenant: Tenant, statements: unknown[], onG
 
 async function seatError(deps: Deps, tenant: Tenant, apps: ManagedApp[]): Promise<never> {
   await assertSeats(deps.db, tenant.id, Object.fromEntries(apps.map((a) => [a, 0])));
-  throw new AppError('quota_finished', 422, { app: apps[0] });
+  throw new AppError('quota_finished', { app: apps[0] });
 }
 
 function appColumns(apps: ManagedApp[], current: { meishi: number | null; scheduler: number | null }, now: number) {
@@ -140,7 +140,7 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   const existing = await db.select().from(users).where(eq(users.email, email)).get();
   if (existing) {
     const member = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(and(eq(tenantUsers.tenantId, tenant.id), eq(tenantUsers.userId, existing.id))).get();
-    if (member) throw new AppError('user_already_exists', 409);
+    if (member) throw new AppError('user_already_exists');
   }
   const apps = [...new Set(input.allowedApps)];
   await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
@@ -194,7 +194,7 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
     await runGuarded(deps, tenant, statements, () => guardError(deps, tenant, { apps, nameId, exceptMember: null, sso: input.is_sso_enabled }));
   } catch (e) {
     // A concurrent add of the same address hit the unique index.
-    if (isUniqueViolation(e, 'tenant_users')) throw new AppError('user_already_exists', 409);
+    if (isUniqueViolation(e, 'tenant_users')) throw new AppError('user_already_exists');
     throw e;
   }
   const user = await db.select().from(users).where(eq(users.email, email)).get();
@@ -211,12 +211,12 @@ async function guardError(
   tenant: Tenant,
   p: { apps: ManagedApp[]; nameId: string | null; exceptMember: number | null; sso: boolean; lastAdmin?: 'cannot-make-last-admin-as-non-admin'; soleMember?: number },
 ): Promise<never> {
-  if (p.lastAdmin && (await activeAdminCount(deps.db, tenant.id)) <= 1) throw new AppError(p.lastAdmin, 422);
+  if (p.lastAdmin && (await activeAdminCount(deps.db, tenant.id)) <= 1) throw new AppError(p.lastAdmin);
   if (p.soleMember !== undefined) await assertSoleMembership(deps, p.soleMember);
   if (p.nameId) await assertFreeNameId(deps, tenant.id, p.nameId, p.exceptMember);
   if (p.sso) {
     const fresh = await deps.db.select({ limit: tenants.featureSsoUsersLimit }).from(tenants).where(eq(tenants.id, tenant.id)).get();
-    if ((await ssoUsersOtherThan(deps, tenant.id, p.exceptMember)) + 1 > Math.max(0, fresh?.limit ?? 0)) throw new AppError('sso_users_limit_exceeded', 422);
+    if ((await ssoUsersOtherThan(deps, tenant.id, p.exceptMember)) + 1 > Math.max(0, fresh?.limit ?? 0)) throw new AppError('sso_users_limit_exceeded');
   }
   return seatError(deps, tenant, p.apps);
 }
@@ -230,7 +230,7 @@ async function assertSoleMembership(deps: Deps, user: User | number): Promise<vo
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .where(eq(tenantUsers.userId, id))
     .get();
-  if ((row?.n ?? 0) > 1 || Boolean(row?.manager)) throw new AppError('belongs-to-multiple-tenants', 409);
+  if ((row?.n ?? 0) > 1 || Boolean(row?.manager)) throw new AppError('belongs-to-multiple-tenants');
 }
 
 /** Fails the batch when the account belongs to another tenant too, or is a tenant manager. */
@@ -257,7 +257,7 @@ export async function updateUser(
 ): Promise<{ user: AdminUser; message: 'success' | 'sent-register-mail-to-new-email-id' }> {
   const { db, clock } = deps;
   const { member, user } = await findMember(db, tenant.id, userId);
-  if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  if (member.operationStatus === 'deleting') throw new AppError('not-found');
   assertAccepted(member);
   const email = input.email.toLowerCase();
   // A tenant admin never rewrites a person's own name: for an account that is the person's
@@ -271,7 +271,7 @@ export async function updateUser(
 
   if (emailChanged) {
     const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-    if (taken) throw new AppError('duplicate-email', 409);
+    if (taken) throw new AppError('duplicate-email');
     await assertSoleMembership(deps, user);
   }
 
@@ -279,7 +279,7 @@ export async function updateUser(
   // The dialog hides admin and apps for a deactivated user; the server ignores them too.
   const isAdmin = deactivated || input.is_admin === undefined ? member.isAdmin : input.is_admin;
   if (member.isAdmin && !isAdmin && !deactivated && (await activeAdminCount(db, tenant.id)) <= 1) {
-    throw new AppError('cannot-make-last-admin-as-non-admin', 422);
+    throw new AppError('cannot-make-last-admin-as-non-admin');
   }
   const held = heldApps(member);
   const apps = deactivated || input.allowedApps === undefined ? held : [...new Set(input.allowedApps)];
@@ -354,7 +354,7 @@ export async function updateUser(
     );
   } catch (e) {
     // Another account took the address meanwhile (users.email is unique).
-    if (emailChanged && isUniqueViolation(e, 'users')) throw new AppError('duplicate-email', 409);
+    if (emailChanged && isUniqueViolation(e, 'users')) throw new AppError('duplicate-email');
     throw e;
   }
   return { user: await reload(deps, tenant, user.id), message: emailChanged ? 'sent-register-mail-to-new-email-id' : 'success' };
@@ -364,10 +364,10 @@ export async function updateUser(
 export async function deactivateUser(deps: Deps, tenant: Tenant, userId: number, actor: PeopleActor): Promise<void> {
   const { db, clock } = deps;
   const { member } = await findMember(db, tenant.id, userId);
-  if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  if (member.operationStatus === 'deleting') throw new AppError('not-found');
   assertAccepted(member);
   if (member.deactivatedAt !== null) return;
-  if (member.isAdmin && (await activeAdminCount(db, tenant.id)) <= 1) throw new AppError('cannot-deactivate-last-admin', 422);
+  if (member.isAdmin && (await activeAdminCount(db, tenant.id)) <= 1) throw new AppError('cannot-deactivate-last-admin');
   const now = clock.now();
   const statements: unknown[] = [
     db.update(tenantUsers).set({ deactivatedAt: now, updatedAt: now }).where(and(eq(tenantUsers.id, member.id), isNull(tenantUsers.deactivatedAt))),
@@ -376,7 +376,7 @@ export async function deactivateUser(deps: Deps, tenant: Tenant, userId: number,
   ];
   if (member.isAdmin) statements.push(adminGuard(db, tenant.id));
   await runGuarded(deps, tenant, statements, async () => {
-    throw new AppError('cannot-deactivate-last-admin', 422);
+    throw new AppError('cannot-deactivate-last-admin');
   });
 }
 
@@ -384,7 +384,7 @@ export async function deactivateUser(deps: Deps, tenant: Tenant, userId: number,
 export async function reactivateUser(deps: Deps, tenant: Tenant, userId: number, actor: PeopleActor): Promise<void> {
   const { db, clock } = deps;
   const { member } = await findMember(db, tenant.id, userId);
-  if (member.operationStatus === 'deleting') throw new AppError('not-found', 404);
+  if (member.operationStatus === 'deleting') throw new AppError('not-found');
   assertAccepted(member);
   if (member.deactivatedAt === null) return;
   const apps = heldApps(member);
@@ -434,9 +434,9 @@ export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | nu
     const rows: MemberRow[] = [];
     for (const id of ids) rows.push(await findMember(db, tenant.id, id));
     for (const r of rows) {
-      if (r.member.deactivatedAt !== null || r.member.operationStatus !== null) throw new AppError('not-found', 404);
+      if (r.member.deactivatedAt !== null || r.member.operationStatus !== null) throw new AppError('not-found');
       assertAccepted(r.member);
-      if (r.user.passwordHash !== null) throw new AppError('already-registered', 409);
+      if (r.user.passwordHash !== null) throw new AppError('already-registered');
     }
   }
   if (ids.length === 0) return 0;
@@ -465,7 +465,7 @@ export async function setSsoForAll(deps: Deps, tenant: Tenant, enabled: boolean,
   if (enabled) {
     const active = await db.select({ n: count() }).from(tenantUsers).where(activeMember(tenant.id)).get();
     if (!tenant.isSsoEnabled || tenant.featureSsoUsersLimit <= 0 || (active?.n ?? 0) > tenant.featureSsoUsersLimit) {
-      throw new AppError('cannot-enable-sso-for-all-users', 422);
+      throw new AppError('cannot-enable-sso-for-all-users');
     }
   }
   const now = clock.now();
@@ -479,7 +479,7 @@ export async function setSsoForAll(deps: Deps, tenant: Tenant, enabled: boolean,
       ...(enabled ? [ssoGuard(db, tenant.id)] : []),
     ],
     async () => {
-      throw new AppError('cannot-enable-sso-for-all-users', 422);
+      throw new AppError('cannot-enable-sso-for-all-users');
     },
   );
 }
@@ -489,13 +489,13 @@ export async function usageCount(deps: Deps, tenant: Tenant, userId: number, wha
   const { member, user } = await findMember(deps.db, tenant.id, userId);
   assertAccepted(member);
   const port = deps.appUsage;
-  if (!port) throw new AppError('app-usage-unavailable', 502);
+  if (!port) throw new AppError('app-usage-unavailable');
   const ref = { tenantId: tenant.id, tenantInitialSubdomain: tenant.initialSubdomain, userId: user.id, email: user.email };
   try {
     return what === 'cards' ? await port.cardsCount(ref) : await port.schedulesCount(ref);
   } catch (e) {
     console.warn(JSON.stringify({ level: 'warn', msg: 'app usage unavailable', what, error: String(e) }));
-    throw new AppError('app-usage-unavailable', 502);
+    throw new AppError('app-usage-unavailable');
   }
 }
 

@@ -60,7 +60,7 @@ export async function reserve(db: Db, limits: Limit[], now: number, code: LimitC
     const row = rows[0];
     if (row && row.hits > limits[i]!.max) wait = Math.max(wait, Math.max(1, Math.ceil((row.resetAt - now) / 1000)));
   });
-  if (wait > 0) throw new AppError(code, 429, { duration: wait });
+  if (wait > 0) throw new AppError(code, { duration: wait });
 }
 
 /** The statement that gives back one reserved attempt of each limit (to batch with other writes). */

@@ -35,7 +35,7 @@ async function refusal(deps: Deps, user: User | null, hostTenant: Tenant | null,
     { tenantId: hostTenant?.id ?? null, actorUserId: user?.id ?? null, action: `login.refused.${code}`, ipAddress: client.ip, userAgent: client.userAgent },
     deps.clock.now(),
   );
-  return new AppError(code, 403);
+  return new AppError(code);
 }
 
 /**
@@ -151,7 +151,7 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
 
   const passed = r.passed ?? {};
   const source = r.via === 'handoff' ? r.source : undefined;
-  if (r.via === 'handoff' && !source) throw new AppError('handoff-invalid', 400);
+  if (r.via === 'handoff' && !source) throw new AppError('handoff-invalid');
   const authenticatedAt = source ? (source.authenticatedAt ?? source.createdAt) : (r.authenticatedAt ?? now);
   // An IdP's word is good for its own tenant only, however the session moves afterwards.
   const ssoTenantId = r.via === 'sso' ? hostTenant!.id : (source?.ssoTenantId ?? null);
@@ -165,7 +165,7 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
   if (r.via !== 'sso') {
     const pending = async (kind: 'otp' | 'enable_twofa' | 'additional_challenge') => {
       // A session an IdP vouched for never turns into a password login's pending steps.
-      if (ssoTenantId !== null || !fingerprints) throw new AppError('handoff-invalid', 400);
+      if (ssoTenantId !== null || !fingerprints) throw new AppError('handoff-invalid');
       const p = { user, tenantId: hostTenant?.id ?? null, remember: r.remember, compliance: r.compliance, fingerprints, client, authenticatedAt };
       if (kind === 'otp') return { kind: 'challenge', message: 'enter-otp', challengeToken: await startOtpChallenge(deps, p) } as const;
       if (kind === 'enable_twofa') return { kind: 'challenge', message: 'enable-twofa', challengeToken: await startEnableChallenge(deps, p) } as const;

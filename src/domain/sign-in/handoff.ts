@@ -58,16 +58,16 @@ export async function createHandoff(
   const { db, clock } = deps;
   const now = clock.now();
   const user = await db.select().from(users).where(eq(users.id, session.userId)).get();
-  if (!user) throw new AppError('unauthenticated', 401);
+  if (!user) throw new AppError('unauthenticated');
   const memberships = activeOnly(await listMemberships(db, user.id));
   const target = memberships.find((m) => m.tenant.id === targetTenantId);
   const tenant = target?.tenant;
   // Another tenant's id is indistinguishable from a missing one.
-  if (!tenant) throw new AppError('not-found', 404);
+  if (!tenant) throw new AppError('not-found');
   // A member who signs in with SSO there enters only through that tenant's IdP, never with a
   // session made elsewhere (a password login on the main domain must not bypass SSO).
-  if (tenant.isSsoEnabled && target.member.isSsoEnabled) throw new AppError('redirect-to-sso', 409, { initial_subdomain: tenant.initialSubdomain });
-  if (session.ssoTenantId !== null && session.ssoTenantId !== tenant.id) throw new AppError('sign-in-required', 409, { tenant });
+  if (tenant.isSsoEnabled && target.member.isSsoEnabled) throw new AppError('redirect-to-sso', { initial_subdomain: tenant.initialSubdomain });
+  if (session.ssoTenantId !== null && session.ssoTenantId !== tenant.id) throw new AppError('sign-in-required', { tenant });
   const code = randomToken(32);
   const bound = deps.config.HANDOFF_BROWSER_BINDING ? newBinding(deps.config.DATA_ENCRYPTION_KEY, code) : null;
   await db.insert(handoffCodes).values({
@@ -98,9 +98,9 @@ export async function exchangeHandoff(
   const { db, clock, config } = deps;
   const now = clock.now();
   const binding = config.HANDOFF_BROWSER_BINDING;
-  if (!TOKEN.test(p.code)) throw new AppError('handoff-invalid', 400);
+  if (!TOKEN.test(p.code)) throw new AppError('handoff-invalid');
   const nonce = binding ? bindingNonce(config.DATA_ENCRYPTION_KEY, p.code, p.binding) : null;
-  if (binding && !nonce) throw new AppError('handoff-invalid', 400);
+  if (binding && !nonce) throw new AppError('handoff-invalid');
   const claimed = await db
     .update(handoffCodes)
     .set({ usedAt: now })
@@ -115,20 +115,20 @@ export async function exchangeHandoff(
     )
     .returning()
     .get();
-  if (!claimed) throw new AppError('handoff-invalid', 400);
+  if (!claimed) throw new AppError('handoff-invalid');
   const source = await db
     .select()
     .from(sessions)
     .where(and(eq(sessions.id, claimed.sourceSessionId), eq(sessions.userId, claimed.userId), gt(sessions.expiresAt, now)))
     .get();
   const policy = { rememberDays: config.SESSION_REMEMBER_DAYS, idleMinutes: config.SESSION_IDLE_MINUTES, maxDays: config.SESSION_MAX_DAYS };
-  if (!source || now >= absoluteExpiry(source.remember, source.authenticatedAt ?? source.createdAt, policy)) throw new AppError('handoff-invalid', 400);
-  if (source.ssoTenantId !== null && source.ssoTenantId !== p.hostTenantId) throw new AppError('handoff-invalid', 400);
+  if (!source || now >= absoluteExpiry(source.remember, source.authenticatedAt ?? source.createdAt, policy)) throw new AppError('handoff-invalid');
+  if (source.ssoTenantId !== null && source.ssoTenantId !== p.hostTenantId) throw new AppError('handoff-invalid');
   const user = await db.select().from(users).where(eq(users.id, claimed.userId)).get();
   // The exchange is a signed-out GET, whose host may have come from the per-process cache: the
   // target's policy (enforcement, SSO, allowlist) is read now, after the claim, never from it.
   const hostTenant = await readTenant(db, p.hostTenantId);
-  if (!user || !hostTenant) throw new AppError('handoff-invalid', 400);
+  if (!user || !hostTenant) throw new AppError('handoff-invalid');
   const outcome = await completeSignIn(deps, {
     user,
     via: 'handoff',

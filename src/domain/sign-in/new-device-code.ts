@@ -64,7 +64,7 @@ export async function startAdditionalChallenge(
 
 async function pending(deps: Deps, token: string | undefined, hostTenantId: number | null) {
   const c = await findChallenge(deps, token, hostTenantId, 'additional_challenge');
-  if (!c) throw new AppError('no-pending-login', 401);
+  if (!c) throw new AppError('no-pending-login');
   return c;
 }
 
@@ -73,14 +73,14 @@ export async function verifyAdditionalChallenge(deps: Deps, token: string | unde
   const { db, clock } = deps;
   const now = clock.now();
   const c = await pending(deps, token, hostTenantId);
-  if (!c.codeHash || !c.codeExpiresAt || c.codeExpiresAt <= now) throw new AppError('additional-challenge-expired', 422);
+  if (!c.codeHash || !c.codeExpiresAt || c.codeExpiresAt <= now) throw new AppError('additional-challenge-expired');
   const limit = await codeGuessLimit(deps, c, 'email-code', MAX_CODE_ATTEMPTS, CODE_TTL_MS);
   await reserve(db, [limit], now, 'locked-out');
-  if (!codeMacMatches(deps.config.DATA_ENCRYPTION_KEY, `email-code:${c.userId}`, otp, c.codeHash)) throw new AppError('incorrect-additional-challenge', 422);
-  if (!(await completeChallenge(deps, c))) throw new AppError('no-pending-login', 401);
+  if (!codeMacMatches(deps.config.DATA_ENCRYPTION_KEY, `email-code:${c.userId}`, otp, c.codeHash)) throw new AppError('incorrect-additional-challenge');
+  if (!(await completeChallenge(deps, c))) throw new AppError('no-pending-login');
   await clear(db, [limit]);
   const user = await db.select().from(users).where(eq(users.id, c.userId)).get();
-  if (!user) throw new AppError('no-pending-login', 401);
+  if (!user) throw new AppError('no-pending-login');
   await rememberDevice(db, user.id, { device: c.deviceFingerprint!, network: c.networkFingerprint }, now);
   return { user, remember: c.remember, compliance: (c.compliance as PasswordCompliance | null) ?? null, authenticatedAt: c.authenticatedAt ?? c.createdAt };
 }
@@ -94,13 +94,13 @@ export async function resendAdditionalChallenge(deps: Deps, token: string | unde
   const now = clock.now();
   const c = await pending(deps, token, hostTenantId);
   const user = await db.select().from(users).where(eq(users.id, c.userId)).get();
-  if (!user) throw new AppError('no-pending-login', 401);
+  if (!user) throw new AppError('no-pending-login');
   await reserve(db, [mailLimit(user.id)], now);
   const { code, hash } = newCode(deps, user.id);
   const cooledDown = now - RESEND_COOLDOWN_S * 1000;
   if (!(await replaceCode(deps, c, { hash, expiresAt: now + CODE_TTL_MS }, cooledDown))) {
     await refund(db, [mailLimit(user.id)], now);
-    throw new AppError('too-many-attempts', 429, { duration: Math.max(1, Math.ceil(((c.codeSentAt ?? now) - cooledDown) / 1000)) });
+    throw new AppError('too-many-attempts', { duration: Math.max(1, Math.ceil(((c.codeSentAt ?? now) - cooledDown) / 1000)) });
   }
   await sendMail(deps, user, 'additionalChallenge', { code, minutes: CODE_TTL_MS / 60_000 }, c.tenantId);
 }

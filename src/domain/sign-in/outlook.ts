@@ -29,7 +29,7 @@ export async function mapAddinToken(deps: Deps, user: User, tenantId: number | n
     .onConflictDoNothing()
     .returning({ tokenHash: outlookAddinTokens.tokenHash });
   // A token seen before is refused: it may already belong to someone else.
-  if (inserted.length === 0) throw new AppError('token-already-used', 409);
+  if (inserted.length === 0) throw new AppError('token-already-used');
   await audit(deps.db, { tenantId, actorUserId: user.id, action: 'outlook.token_mapped', ipAddress: ip }, now);
 }
 
@@ -43,8 +43,8 @@ export async function redeemAddinToken(deps: Deps, verifier: string) {
     .where(and(eq(outlookAddinTokens.tokenHash, sha256Hex(token)), isNull(outlookAddinTokens.usedAt), gt(outlookAddinTokens.expiresAt, now)))
     .returning()
     .get();
-  if (!row?.userId) throw new AppError('invalid-token', 404);
+  if (!row?.userId) throw new AppError('addin-token-invalid');
   const user = await deps.db.select().from(users).where(eq(users.id, row.userId)).get();
-  if (!user) throw new AppError('invalid-token', 404);
+  if (!user) throw new AppError('addin-token-invalid');
   return { user_id: user.id, email: user.email, name: user.name, tenant_id: row.tenantId };
 }

@@ -77,7 +77,7 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
       { tenantId, actorUserId: user?.id ?? null, action: 'login.failed', ipAddress: req.client.ip, userAgent: req.client.userAgent, details: { email } },
       now,
     );
-    throw new AppError('invalid-credentials', 401);
+    throw new AppError('invalid-credentials');
   }
   // A right password ends the run of failures, and does not spend the address's budget.
   await db.batch([clearStatement(db, [limits.emailIp, limits.account]), refundStatement(db, [limits.ip], now)]);

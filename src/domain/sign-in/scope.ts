@@ -27,7 +27,7 @@ export function scopedMemberships(scope: SessionScope, memberships: Membership[]
 
 /** Account-wide reads and changes: the person's own sign-in only. */
 export function assertPersonScope(scope: SessionScope): void {
-  if (scope.kind !== 'person') throw new AppError('sign-in-required', 403);
+  if (scope.kind !== 'person') throw new AppError('sign-in-required');
 }
 
 /** The sessions of `userId` this scope may list and end: all, or those on its tenant's host. */

@@ -52,10 +52,10 @@ export async function startLogin(deps: Deps, input: StartInput): Promise<string>
   const relay = safeContinuePath(input.relayState, base, input.appPaths) ?? `${base}/login`;
   const sent = new TextEncoder().encode(relay).length <= RELAY_STATE_MAX_BYTES ? relay : '';
   const isTest = relay === testPassedPath(base);
-  if (!setting) throw new AppError('sso-not-configured', 404);
+  if (!setting) throw new AppError('sso-not-configured');
   // The connection test runs before SSO is switched on. It needs no session here: the admin may
   // work on the custom host while the test runs on the initial one, and a test starts no session.
-  if (!isTest && !(input.tenant.isSsoEnabled && setting.isIdpConfigured)) throw new AppError('sso-not-configured', 404);
+  if (!isTest && !(input.tenant.isSsoEnabled && setting.isIdpConfigured)) throw new AppError('sso-not-configured');
   const now = clock.now();
   const id = newRequestId();
   await db.batch([

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { samlSettings, tenants, type Tenant } from '../../db/schema';
 import type { SamlSettingInput } from '../../shared/tenant-settings/schemas';
 import { auditInsert } from '../audit/log';
-import { AppError, ValidationError } from '../errors';
+import { AppError, text, ValidationError } from '../errors';
 import { assertSubscribed } from '../tenant-settings/settings';
 import { loadSetting } from './flow';
 import { parseCertificate, spUrls } from './sp';
@@ -47,11 +47,11 @@ export async function samlSettingView(deps: Deps, tenant: Tenant): Promise<SamlS
 }
 
 /** POST /admin/saml. Changing the IdP keeps the switch as it was (the admin re-tests first). */
-export async function saveSamlSetting(deps: Deps, tenant: Tenant, input: SamlSettingInput, actor: Actor, t: (k: string) => string) {
+export async function saveSamlSetting(deps: Deps, tenant: Tenant, input: SamlSettingInput, actor: Actor) {
   assertSubscribed(isSsoSubscribed(tenant));
   const cert = parseCertificate(input.idpCertificate);
-  if (!cert) throw new ValidationError({ idpCertificate: [t('sso.errors.certificate')] });
-  if (cert.notAfter <= deps.clock.now()) throw new ValidationError({ idpCertificate: [t('sso.errors.certificateExpired')] });
+  if (!cert) throw new ValidationError({ idpCertificate: [text('sso.errors.certificate')] });
+  if (cert.notAfter <= deps.clock.now()) throw new ValidationError({ idpCertificate: [text('sso.errors.certificateExpired')] });
   const now = deps.clock.now();
   const values = { idpEntityId: input.idpEntityId, idpSsoUrl: input.idpSsoUrl, idpSloUrl: input.idpSloUrl || null, idpX509Cert: cert.pem, updatedAt: now };
   await deps.db.batch([
@@ -65,7 +65,7 @@ export async function saveSamlSetting(deps: Deps, tenant: Tenant, input: SamlSet
 export async function setIdpStatus(deps: Deps, tenant: Tenant, on: boolean, actor: Actor) {
   assertSubscribed(isSsoSubscribed(tenant));
   const s = await loadSetting(deps, tenant.id);
-  if (!s) throw new AppError('sso-not-configured', 422);
+  if (!s) throw new AppError('sso-settings-missing');
   const now = deps.clock.now();
   await deps.db.batch([
     deps.db.update(samlSettings).set({ isIdpConfigured: on, updatedAt: now }).where(eq(samlSettings.tenantId, tenant.id)),

@@ -9,7 +9,7 @@ export const SAML_XML_MAX_BYTES = 100 * 1024;
 
 export class SamlRefusal extends AppError {
   constructor(readonly reason: string) {
-    super('saml-refused', 403, { reason });
+    super('saml-refused', { reason });
   }
 }
 

@@ -20,9 +20,9 @@ export async function listAllowedIps(deps: Deps, tenant: Tenant) {
 
 export async function addAllowedIp(deps: Deps, tenant: Tenant, p: { ipAddress: string; prefixLength: number; description?: string | null }, actor: Actor) {
   assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
-  if (!ipaddr.IPv4.isValidFourPartDecimal(p.ipAddress)) throw new AppError('The given data was invalid.', 422);
+  if (!ipaddr.IPv4.isValidFourPartDecimal(p.ipAddress)) throw new AppError('The given data was invalid.');
   const addr = ipaddr.IPv4.parse(p.ipAddress);
-  if (addr.range() !== 'unicast') throw new AppError('The ip address must be a public IP address.', 422);
+  if (addr.range() !== 'unicast') throw new AppError('The ip address must be a public IP address.');
   const now = deps.clock.now();
   const inserted = await deps.db
     .insert(whitelistedIps)
@@ -30,7 +30,7 @@ export async function addAllowedIp(deps: Deps, tenant: Tenant, p: { ipAddress: s
     .onConflictDoNothing()
     .returning()
     .get();
-  if (!inserted) throw new AppError('duplicate-ip', 422);
+  if (!inserted) throw new AppError('duplicate-ip');
   await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'ip_restriction.added', targetType: 'whitelisted_ip', targetId: inserted.id, ipAddress: actor.ip, details: { ip: `${inserted.ipAddress}/${inserted.prefixLength}` } }, now);
   return { id: inserted.id, ip_address: inserted.ipAddress, prefix_length: inserted.prefixLength, description: inserted.description };
 }
@@ -40,7 +40,7 @@ export async function deleteAllowedIp(deps: Deps, tenant: Tenant, id: number, ac
   const rows = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, tenant.id));
   const entry = rows.find((r) => r.id === id);
   // Another tenant's id is a 404 like a missing one.
-  if (!entry) throw new AppError('not-found', 404);
+  if (!entry) throw new AppError('not-found');
   // The entry that lets the admin in may go only while the restriction is off or another entry
   // covers them too: decided by the delete itself, from the tenant's switch and entries as they
   // are when it runs (a parallel "enable" or delete cannot slip between a check and the write).
@@ -54,7 +54,7 @@ export async function deleteAllowedIp(deps: Deps, tenant: Tenant, id: number, ac
     .delete(whitelistedIps)
     .where(and(eq(whitelistedIps.id, id), eq(whitelistedIps.tenantId, tenant.id), guarded))
     .returning({ id: whitelistedIps.id });
-  if (gone.length === 0) throw guarded ? new AppError('cannot-delete', 422) : new AppError('not-found', 404);
+  if (gone.length === 0) throw guarded ? new AppError('cannot-delete') : new AppError('not-found');
   await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'ip_restriction.deleted', targetType: 'whitelisted_ip', targetId: id, ipAddress: actor.ip, details: { ip: `${entry.ipAddress}/${entry.prefixLength}` } }, now);
 }
 
@@ -73,7 +73,7 @@ export async function setIpRestriction(deps: Deps, tenant: Tenant, enabled: bool
           .where(and(eq(tenants.id, tenant.id), sql`EXISTS (SELECT 1 FROM whitelisted_ips w WHERE w.tenant_id = ${tenant.id} AND w.id IN (SELECT value FROM json_each(${JSON.stringify(covering)})))`))
           .returning({ id: tenants.id })
       : [];
-    if (on.length === 0) throw new AppError('your-current-ip-address-is-not-whitelisted', 422, { ipAddress: actor.ip });
+    if (on.length === 0) throw new AppError('your-current-ip-address-is-not-whitelisted', { ipAddress: actor.ip });
   } else {
     await deps.db.update(tenants).set({ isIpRestrictionEnabled: false, updatedAt: now }).where(eq(tenants.id, tenant.id));
   }

@@ -30,14 +30,14 @@ export async function changeSubdomain(deps: Deps, tenant: Tenant, label: string 
   const next = label ? label.toLowerCase() : null;
   if (next === tenant.subdomain) return tenant;
   if (next !== null) {
-    if (RESERVED_SUBDOMAINS.has(next)) throw new AppError('could-not-change', 422);
+    if (RESERVED_SUBDOMAINS.has(next)) throw new AppError('could-not-change');
     const taken = await db
       .select({ id: tenants.id })
       .from(tenants)
       .where(and(ne(tenants.id, tenant.id), or(eq(tenants.subdomain, next), eq(tenants.initialSubdomain, next))))
       .get();
     // The tenant's own initial label would make the custom one pointless.
-    if (taken || next === tenant.initialSubdomain) throw new AppError('could-not-change', 422);
+    if (taken || next === tenant.initialSubdomain) throw new AppError('could-not-change');
   }
   const now = clock.now();
   let updated: Tenant | undefined;
@@ -45,7 +45,7 @@ export async function changeSubdomain(deps: Deps, tenant: Tenant, label: string 
     updated = await db.update(tenants).set({ subdomain: next, updatedAt: now }).where(eq(tenants.id, tenant.id)).returning().get();
   } catch (e) {
     // tenant_hosts (kept by a trigger in this statement) caught a concurrent claim of the label.
-    if (isUniqueViolation(e, 'tenant_hosts') || isUniqueViolation(e, 'tenants')) throw new AppError('could-not-change', 422);
+    if (isUniqueViolation(e, 'tenant_hosts') || isUniqueViolation(e, 'tenants')) throw new AppError('could-not-change');
     throw e;
   }
   forgetHosts(db);
@@ -54,7 +54,7 @@ export async function changeSubdomain(deps: Deps, tenant: Tenant, label: string 
 }
 
 export function assertSubscribed(flag: boolean): void {
-  if (!flag) throw new AppError('feature-not-subscribed', 403);
+  if (!flag) throw new AppError('feature-not-subscribed');
 }
 
 /** POST /admin/twofa: takes effect at the next sign-in of each member without 2FA. */

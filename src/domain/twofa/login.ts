@@ -87,7 +87,7 @@ export function startEnableChallenge(deps: Deps, p: StartArgs): Promise<string> 
 
 async function sendChallengeSms(deps: Deps, user: User, c: Challenge): Promise<void> {
   const secret = await deps.db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, user.id)).get();
-  if (!secret?.phoneE164) throw new AppError('no-sms-number', 409);
+  if (!secret?.phoneE164) throw new AppError('no-sms-number');
   await sendSmsCode(
     deps,
     user,
@@ -101,15 +101,15 @@ async function sendChallengeSms(deps: Deps, user: User, c: Challenge): Promise<v
 
 async function pending(deps: Deps, token: string | undefined, hostTenantId: number | null, kind: ChallengeKind) {
   const c = await findChallenge(deps, token, hostTenantId, kind);
-  if (!c) throw new AppError('no-pending-login', 401);
+  if (!c) throw new AppError('no-pending-login');
   const user = await deps.db.select().from(users).where(eq(users.id, c.userId)).get();
-  if (!user) throw new AppError('no-pending-login', 401);
+  if (!user) throw new AppError('no-pending-login');
   return { c, user };
 }
 
 async function fail(deps: Deps, c: Challenge, code: 'invalid-otp' | 'invalid-backup-code'): Promise<never> {
   await audit(deps.db, { tenantId: c.tenantId, actorUserId: c.userId, action: `login.${code}` }, deps.clock.now());
-  throw new AppError(code, 422);
+  throw new AppError(code);
 }
 
 /** What a finished pending login hands to completeSignIn. */
@@ -123,7 +123,7 @@ export function finishedLogin(c: Challenge, user: User) {
 }
 
 async function finish(deps: Deps, c: Challenge, user: User, limit?: Limit) {
-  if (!(await completeChallenge(deps, c))) throw new AppError('no-pending-login', 401);
+  if (!(await completeChallenge(deps, c))) throw new AppError('no-pending-login');
   if (limit) await clear(deps.db, [limit]);
   return finishedLogin(c, user);
 }
@@ -138,7 +138,7 @@ export async function verifyLoginOtp(deps: Deps, token: string | undefined, host
   const { c, user } = await pending(deps, token, hostTenantId, 'otp');
   const limit = await guessLimit(deps, c);
   const secret = await db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, user.id)).get();
-  if (!secret) throw new AppError('no-pending-login', 401);
+  if (!secret) throw new AppError('no-pending-login');
   if (secret.method === 'app' && secret.secretCiphertext) {
     const step = await totpStep(decryptSecret(config.DATA_ENCRYPTION_KEY, secret.secretCiphertext), otp, now, secret.lastUsedStep);
     if (step === null) return fail(deps, c, 'invalid-otp');
@@ -175,7 +175,7 @@ export async function verifyLoginBackupCode(deps: Deps, token: string | undefine
 /** POST otp/resend: a new SMS code for this login attempt (once a minute, limited per user/number/tenant). */
 export async function resendLoginSms(deps: Deps, token: string | undefined, hostTenantId: number | null): Promise<void> {
   const { c, user } = await pending(deps, token, hostTenantId, 'otp');
-  if (user.twofaMethod !== 'sms') throw new AppError('no-sms-number', 409);
+  if (user.twofaMethod !== 'sms') throw new AppError('no-sms-number');
   await sendChallengeSms(deps, user, c);
 }
 
@@ -201,7 +201,7 @@ export async function enableAtLogin(deps: Deps, token: string | undefined, hostT
 /** POST setup-twofa-at-login/skip: only where every enforcing tenant allows skipping. */
 export async function skipSetupAtLogin(deps: Deps, token: string | undefined, hostTenant: Tenant | null) {
   const { c, user } = await pending(deps, token, hostTenant?.id ?? null, 'enable_twofa');
-  if (!enforcement(hostTenant, await listMemberships(deps.db, user.id)).skipAllowed) throw new AppError('skip-not-allowed', 403);
+  if (!enforcement(hostTenant, await listMemberships(deps.db, user.id)).skipAllowed) throw new AppError('skip-not-allowed');
   await audit(deps.db, { tenantId: c.tenantId, actorUserId: user.id, action: 'twofa.setup_skipped' }, deps.clock.now());
   return finish(deps, c, user);
 }

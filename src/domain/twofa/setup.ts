@@ -5,8 +5,8 @@ import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Deps } from '../../deps';
 import { backupCodes, rememberedDevices, sessions, twofaPending, twofaSecrets, users, type Session, type User } from '../../db/schema';
-import { getT, type T } from '../../shared/i18n';
-import { AppError, ValidationError } from '../errors';
+import { productName, smsCodeText } from '../mail/messages';
+import { AppError, text, ValidationError } from '../errors';
 import { auditInsert } from '../audit/log';
 import { clear, refund, reserve } from '../security/limiter';
 import { decryptSecret, encryptSecret } from '../security/secrets';
@@ -29,7 +29,7 @@ export async function verifyPasswordForSetup(deps: Deps, user: User, session: Se
   const limit = { key: `verify-password:${user.id}`, max: 5, windowMs: 15 * 60_000 };
   await reserve(db, [limit], now);
   const ok = user.passwordHash ? (await passwords.verify(password, user.passwordHash)).ok : false;
-  if (!ok) throw new AppError('wrong_password', 422);
+  if (!ok) throw new AppError('wrong_password');
   await clear(db, [limit]);
   await db.update(sessions).set({ passwordVerifiedAt: now }).where(eq(sessions.id, session.id));
 }
@@ -37,7 +37,7 @@ export async function verifyPasswordForSetup(deps: Deps, user: User, session: Se
 /** The account 2FA calls need a password check in this session within the last 15 minutes. */
 export function assertRecentPassword(session: Session, now: number): void {
   if (!session.passwordVerifiedAt || now - session.passwordVerifiedAt > PASSWORD_CHECK_TTL_MS) {
-    throw new AppError('password-verification-required', 403);
+    throw new AppError('password-verification-required');
   }
 }
 
@@ -92,7 +92,7 @@ export async function startSetup(deps: Deps, user: User, method: Method): Promis
 }
 
 async function describeSetup(user: User, codes: string[], secret: string | null): Promise<SetupDetails> {
-  const issuer = getT(user.language)('product.name');
+  const issuer = productName(user);
   const uri = secret ? otpauthUri(secret, user.email, issuer) : null;
   return {
     backupCodes: codes.map(formatBackupCode),
@@ -106,7 +106,7 @@ async function describeSetup(user: User, codes: string[], secret: string | null)
 export async function pendingSetupDetails(deps: Deps, user: User): Promise<SetupDetails> {
   const key = deps.config.DATA_ENCRYPTION_KEY;
   const pending = await loadPending(deps, user.id);
-  if (!pending?.backupCodesCiphertext) throw new AppError('no-pending-setup', 409);
+  if (!pending?.backupCodesCiphertext) throw new AppError('no-pending-setup');
   const codes = JSON.parse(decryptSecret(key, pending.backupCodesCiphertext)) as string[];
   const secret = pending.method === 'app' && pending.secretCiphertext ? decryptSecret(key, pending.secretCiphertext) : null;
   return describeSetup(user, codes, secret);
@@ -144,16 +144,15 @@ export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantI
   const cooldownMs = SMS_RESEND_COOLDOWN_S * 1000;
   if (!(await claim(codeMac(deps.config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, code), now + SMS_CODE_TTL_MS, now - cooldownMs))) {
     await refund(db, limits, now);
-    throw new AppError('Too Many Attempts.', 429, { duration: Math.max(1, Math.ceil(((lastSentAt ?? now) + cooldownMs - now) / 1000)) });
+    throw new AppError('Too Many Attempts.', { duration: Math.max(1, Math.ceil(((lastSentAt ?? now) + cooldownMs - now) / 1000)) });
   }
-  const t = getT(user.language);
-  await deps.sms.send({ to: phone, body: t('sms.code', { code, product: t('product.name'), minutes: SMS_CODE_TTL_MS / 60_000 }), tenantId });
+  await deps.sms.send({ to: phone, body: smsCodeText(user, code, SMS_CODE_TTL_MS / 60_000), tenantId });
 }
 
 /** POST twofa/sms/otp {contact}: the number to set up, and a code sent to it. */
-export async function setupSms(deps: Deps, t: T, user: User, contact: string, tenantId: number | null): Promise<void> {
+export async function setupSms(deps: Deps, user: User, contact: string, tenantId: number | null): Promise<void> {
   const phone = mobileE164(contact);
-  if (!phone) throw new ValidationError({ contact: [t('validation.invalidMobile')] });
+  if (!phone) throw new ValidationError({ contact: [text('validation.invalidMobile')] });
   // The row exists first, so the cooldown can be one compare-and-set on it; another number may
   // be sent to at once (the hourly limits still hold).
   const before = await loadPending(deps, user.id);
@@ -180,7 +179,7 @@ async function claimPendingSms(deps: Deps, userId: number, set: Partial<typeof t
 /** POST twofa/sms/otp/resend: a new code to the number of this setup. */
 export async function resendSetupSms(deps: Deps, user: User, tenantId: number | null): Promise<void> {
   const pending = await loadPending(deps, user.id);
-  if (pending?.method !== 'sms' || !pending.phoneE164) throw new AppError('no-pending-setup', 409);
+  if (pending?.method !== 'sms' || !pending.phoneE164) throw new AppError('no-pending-setup');
   await sendSmsCode(deps, user, pending.phoneE164, tenantId, (hash, expiresAt, sentBefore) =>
     claimPendingSms(deps, user.id, { smsCodeHash: hash, smsCodeExpiresAt: expiresAt, smsSentAt: deps.clock.now() }, sentBefore, null),
     pending.smsSentAt);
@@ -196,7 +195,7 @@ export async function enableTwofa(deps: Deps, user: User, method: Method, otp: s
   const limit = { key: `2fa-setup:${user.id}`, max: 5, windowMs: 15 * 60_000 };
   await reserve(db, [limit], now, 'locked-out');
   const pending = await loadPending(deps, user.id);
-  if (!pending || pending.method !== method || !pending.backupCodeHashes?.length) throw new AppError('no-pending-setup', 409);
+  if (!pending || pending.method !== method || !pending.backupCodeHashes?.length) throw new AppError('no-pending-setup');
 
   let step: number | null = null;
   let ok = false;
@@ -206,11 +205,11 @@ export async function enableTwofa(deps: Deps, user: User, method: Method, otp: s
   } else if (method === 'sms' && pending.smsCodeHash && pending.smsCodeExpiresAt && pending.smsCodeExpiresAt > now) {
     ok = /^[0-9]{6}$/.test(otp) && codeMacMatches(config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, otp, pending.smsCodeHash);
   }
-  if (!ok) throw new AppError('invalid-otp', 422);
+  if (!ok) throw new AppError('invalid-otp');
   await clear(db, [limit]);
   // The pending row is consumed by compare-and-set: one enable per setup.
   const claimed = await db.delete(twofaPending).where(and(eq(twofaPending.userId, user.id), eq(twofaPending.createdAt, pending.createdAt))).returning({ userId: twofaPending.userId });
-  if (claimed.length !== 1) throw new AppError('no-pending-setup', 409);
+  if (claimed.length !== 1) throw new AppError('no-pending-setup');
   await db.batch([
     db.delete(twofaSecrets).where(eq(twofaSecrets.userId, user.id)),
     db.insert(twofaSecrets).values({ userId: user.id, method, secretCiphertext: method === 'app' ? pending.secretCiphertext : null, phoneE164: method === 'sms' ? pending.phoneE164 : null, lastUsedStep: step, confirmedAt: now, createdAt: now }),
@@ -243,7 +242,7 @@ export async function disableTwofa(deps: Deps, user: User, tenantId: number | nu
  * Answers the new codes, shown once.
  */
 export async function regenerateBackupCodes(deps: Deps, user: User, session: Session, password: string, tenantId: number | null): Promise<string[]> {
-  if (!user.twofaMethod) throw new AppError('not-applicable', 409);
+  if (!user.twofaMethod) throw new AppError('not-applicable');
   await verifyPasswordForSetup(deps, user, session, password);
   const { db, clock, config } = deps;
   const now = clock.now();

@@ -14,6 +14,7 @@ import { useHydrated } from '../kit/hydrated';
 import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from '../sign-in/Redirection';
 import { buttonClass } from '../kit/Button';
+import { errorText } from '../../shared/error-codes';
 
 export interface RegisterFormProps {
   lang: Lang;
@@ -34,13 +35,8 @@ export interface RegisterFormProps {
   initialPasswordError?: string | null;
 }
 
-/** The refusals of POST users/register that end the page, by code word. */
-export const REGISTER_MESSAGES: Record<string, string> = {
-  'already-registered': 'register.alreadyRegistered',
-  'Invalid signature.': 'register.invalidSignature',
-  'account-deleted': 'register.accountDeleted',
-  'link-expired': 'register.linkExpired',
-};
+/** The refusals of POST users/register that end the page (each says so in the error catalogue's words). */
+export const FINAL_REFUSALS: ReadonlySet<string> = new Set(['already-registered', 'Invalid signature.', 'account-deleted', 'link-expired']);
 
 export function linkExpired(expires: string, now: number): boolean {
   const e = Number(expires);
@@ -99,8 +95,7 @@ export default function RegisterForm(p: RegisterFormProps) {
       setPasswordError(r.data.errors.password?.[0] ?? r.data.errors.password_confirmation?.[0] ?? null);
       return passwordRef.current?.focus();
     }
-    const key = r.data.message ? REGISTER_MESSAGES[r.data.message] : undefined;
-    if (key) return fail(key, true);
+    if (r.data.message && FINAL_REFUSALS.has(r.data.message)) return fail(errorText(r.data.message), true);
     fail('register.failed', false);
   };
 

@@ -14,6 +14,7 @@ import RelativeTime from '../kit/RelativeTime';
 import { DateText, deleteFromList, DeletingChip, PendingChip, LINK, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
 import { UserDialog } from './user-dialog';
+import { errorText } from '../../shared/error-codes';
 
 export interface UsersScreenProps {
   lang: Lang;
@@ -140,7 +141,7 @@ export default function UsersScreen(p: UsersScreenProps) {
         show('success', t('people.users.deactivated', { name: u.name }));
         await reload();
       } else {
-        show('error', t(r.data.message === 'cannot-deactivate-last-admin' ? 'people.errors.cannotDeactivateLastAdmin' : 'errors.generic'));
+        show('error', t(errorText(r.data.message)));
       }
       return;
     }
@@ -156,7 +157,7 @@ export default function UsersScreen(p: UsersScreenProps) {
       await reload();
       return;
     }
-    show('error', t(r.data.message === 'cannot-enable-sso-for-all-users' ? 'people.errors.cannotEnableSsoForAll' : 'errors.generic'), 10_000);
+    show('error', t(errorText(r.data.message)), 10_000);
   };
 
   // An invited existing account: only its address is this tenant's until the person accepts.

@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, TENANT_TIME_ZONE } from '../../shared/dates
 import type { Lang, T } from '../../shared/i18n';
 import type { PersonRow } from './people-types';
 import { fullTimestamp } from '../kit/RelativeTime';
+import { errorText } from '../../shared/error-codes';
 
 export const TABLE_WRAP = 'overflow-x-auto rounded-lg bg-white shadow';
 export const LINK = 'text-blue-800 underline';
@@ -35,7 +36,7 @@ export async function deleteUser(basePath: string, t: T, id: number): Promise<{ 
   const r = await api(basePath, 'DELETE', `admin/users/${id}`);
   if (r.status === 202) return { kind: 'started' };
   if (r.ok) return { kind: 'done' };
-  return { kind: 'error', text: t(r.data.message === 'cannot-delete-last-admin' ? 'people.errors.cannotDeleteLastAdmin' : 'errors.generic') };
+  return { kind: 'error', text: t(errorText(r.data.message)) };
 }
 
 /**

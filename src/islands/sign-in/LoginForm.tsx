@@ -50,20 +50,6 @@ export interface LoginFormProps {
 
 export type LoginStep = 'email' | 'password' | 'sso';
 type Step = LoginStep;
-/** Sign-in refusals shown as themselves (code word -> text); anything else reads "something went wrong". */
-export const LOGIN_ERRORS: Record<string, string> = {
-  'invalid-credentials': 'errors.invalid-credentials',
-  deactivated: 'errors.deactivated',
-  'restricted-ip': 'errors.restricted-ip',
-  'not-a-member': 'errors.not-a-member',
-  'sso-not-configured': 'errors.sso-not-configured',
-};
-
-/** The text key of a refusal's code word. */
-export function loginErrorKey(code: string | undefined): string {
-  return (code !== undefined && Object.prototype.hasOwnProperty.call(LOGIN_ERRORS, code) ? LOGIN_ERRORS[code] : undefined) ?? 'errors.generic';
-}
-
 export default function LoginForm(props: LoginFormProps) {
   const { lang, basePath, tenant } = props;
   const t = getT(lang);
@@ -117,7 +103,9 @@ export default function LoginForm(props: LoginFormProps) {
       setAlert(null);
       return;
     }
-    setAlert(t(loginErrorKey(data.message)));
+    // A refusal says what its code says (the error catalogue, loaded when a refusal comes: the
+    // sign-in page's own script stays within its budget); anything else is "something went wrong".
+    void import('../../shared/error-codes').then(({ errorText }) => setAlert(t(errorText(data.message))));
   };
 
   const goToSso = (initialSubdomain: string) => {

@@ -12,6 +12,7 @@ import { api } from '../../shared/api';
 import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SMALL, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from '../kit/admin-parts';
 import { DataTable } from '../kit/DataTable';
+import { errorText } from '../../shared/error-codes';
 
 export interface WhitelistedIp {
   id: number;
@@ -107,7 +108,7 @@ export default function IpRestriction(p: IpRestrictionProps) {
       show('success', t('ipRestriction.deleted'));
       return;
     }
-    show('error', t(r.data.message === 'cannot-delete' ? 'ipRestriction.cannotDelete' : 'errors.generic'));
+    show('error', t(errorText(r.data.message)));
   };
 
   const setRestriction = async (on: boolean) => {

@@ -10,6 +10,7 @@ import { useCodeEntry } from '../kit/code-step';
 import Dialog from '../kit/Dialog';
 import PasswordStep from '../kit/PasswordStep';
 import { BackupCodesPanel } from './twofa-parts';
+import { errorText } from '../../shared/error-codes';
 
 export interface BackupCodesRegenerateProps {
   lang: Lang;
@@ -38,7 +39,7 @@ export default function BackupCodesRegenerate({ lang, basePath, email }: BackupC
     if (!r) return;
     entry.idle();
     if (r.ok && Array.isArray(r.data.backupCodes)) return setCodes(r.data.backupCodes);
-    entry.refuse(t(r.data.message === 'wrong_password' ? 'verifyPassword.wrong' : 'errors.generic'));
+    entry.refuse(t(errorText(r.data.message)));
   };
 
   return (

@@ -4,7 +4,7 @@
 // like the password step (AfterSignIn). The code boxes, lock-out and resend are the kit's.
 import { useState } from 'react';
 import { api } from '../../shared/api';
-import { VALIDATION_FAILED } from '../../shared/error-codes';
+import { VALIDATION_FAILED } from '../../shared/api-words';
 import { getT } from '../../shared/i18n';
 import { loginWithNotice } from '../../shared/notices';
 import type { PasswordComplianceAnswer, SignedInUser } from '../../shared/sign-in/signed-in';

@@ -5,7 +5,7 @@
 // now" only where the tenant allows it. Success signs in like the password step (AfterSignIn).
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { api } from '../../shared/api';
-import { VALIDATION_FAILED } from '../../shared/error-codes';
+import { VALIDATION_FAILED } from '../../shared/api-words';
 import { getT } from '../../shared/i18n';
 import { loginWithNotice } from '../../shared/notices';
 import type { PasswordComplianceAnswer, SignedInUser } from '../../shared/sign-in/signed-in';

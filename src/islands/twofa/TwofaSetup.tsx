@@ -6,7 +6,7 @@
 // an expired password check goes back to verify-password.
 import { lazy, Suspense, useState } from 'react';
 import { api, type ApiResult } from '../../shared/api';
-import { VALIDATION_FAILED } from '../../shared/error-codes';
+import { VALIDATION_FAILED } from '../../shared/api-words';
 import { getT, type Lang } from '../../shared/i18n';
 import { buttonClass } from '../kit/Button';
 import { CodeStepForm, useCodeEntry } from '../kit/code-step';

@@ -6,6 +6,7 @@ import { api } from '../../shared/api';
 import { getT, type Lang } from '../../shared/i18n';
 import { useCodeEntry } from '../kit/code-step';
 import PasswordStep from '../kit/PasswordStep';
+import { errorText } from '../../shared/error-codes';
 
 export interface VerifyPasswordFormProps {
   lang: Lang;
@@ -25,7 +26,7 @@ export default function VerifyPasswordForm({ lang, basePath, redirect, next }: V
     const r = await entry.attempt(() => api(basePath, 'POST', 'password/verify', { password, redirect }));
     if (!r) return;
     if (r.ok) return window.location.assign(next);
-    entry.refuse(t(r.data.message === 'wrong_password' ? 'verifyPassword.wrong' : 'errors.generic'));
+    entry.refuse(t(errorText(r.data.message)));
   };
 
   return (

@@ -39,13 +39,13 @@ accountApi.post('/password/email', async (c) => {
 
 accountApi.post('/password/verify-reset-token', resetCheckLimit, async (c) => {
   const { email, token } = await readJson(c, verifyResetTokenSchema);
-  if (!(await isResetTokenValid(c.get('deps'), email, token))) throw new AppError('invalid-token', 422);
+  if (!(await isResetTokenValid(c.get('deps'), email, token))) throw new AppError('invalid-token');
   return c.json({ message: 'valid' });
 });
 
 accountApi.get('/users/password-policy/:email', policyLimit, async (c) => {
   const parsed = emailSchema.safeParse(c.req.param('email'));
-  if (!parsed.success) throw new AppError('The given data was invalid.', 422, { errors: { email: [c.get('t')('validation.emailInvalid')] } });
+  if (!parsed.success) throw new AppError('The given data was invalid.', { errors: { email: [c.get('t')('validation.emailInvalid')] } });
   return c.json(await policyForEmail(c.get('deps'), parsed.data, c.get('hostTenant')));
 });
 
@@ -58,7 +58,7 @@ async function answerPasswordSet(c: Ctx, user: User, password: string, via: 'res
 
 accountApi.post('/password/reset', async (c) => {
   const input = await readJson(c, resetPasswordSchema);
-  const user = await resetPassword(c.get('deps'), c.get('t'), {
+  const user = await resetPassword(c.get('deps'), {
     email: input.email,
     token: input.token,
     password: input.password,
@@ -74,14 +74,14 @@ function linkOf(c: Ctx): { id: number; query: LinkQuery } {
   const id = idParam(c.req.param('id'));
   const params = signedLinkParams(c);
   const link = presentedLink(params, String(id), params?.email);
-  if (!link) throw new AppError('Invalid signature.', 403);
+  if (!link) throw new AppError('Invalid signature.');
   return link;
 }
 
 
 accountApi.post('/users/register/:id', registerLimit, async (c) => {
   const input = await readJson(c, registerSchema);
-  const user = await register(c.get('deps'), c.get('t'), {
+  const user = await register(c.get('deps'), {
     origin: requestOrigin(c),
     ...linkOf(c),
     password: input.password,
@@ -99,7 +99,7 @@ accountApi.post('/users/verify/:id', limitPerAddress('verify', 20, 60_000), asyn
 
 accountApi.post('/verification-mail/:id', requireSession, async (c) => {
   // Only for oneself: another user's id is a 404.
-  if (idParam(c.req.param('id')) !== c.get('user').id) throw new AppError('not-found', 404);
+  if (idParam(c.req.param('id')) !== c.get('user').id) throw new AppError('not-found');
   await sendVerificationMail(c.get('deps'), c.get('user'), c.get('hostTenant'));
   return c.json({ message: 'email_sent' });
 });
@@ -107,8 +107,8 @@ accountApi.post('/verification-mail/:id', requireSession, async (c) => {
 accountApi.patch('/password', requireSession, async (c) => {
   const input = await readJson(c, changePasswordSchema);
   const { user, session, hostTenant, member } = c.var;
-  if (hostTenant?.isSsoEnabled && member?.isSsoEnabled) throw new AppError('forbidden', 403);
-  await changePassword(c.get('deps'), c.get('t'), {
+  if (hostTenant?.isSsoEnabled && member?.isSsoEnabled) throw new AppError('forbidden');
+  await changePassword(c.get('deps'), {
     user,
     session,
     hostTenant,
@@ -131,15 +131,15 @@ accountApi.post('/session-devices/logout-others', requireSession, async (c) => {
 
 accountApi.post('/session-devices/:id/logout', requireSession, async (c) => {
   const id = c.req.param('id');
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
-  if (id === c.get('session').id) throw new AppError('cannot-logout-current-session', 422);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found');
+  if (id === c.get('session').id) throw new AppError('cannot-logout-current-session');
   await logoutDevice(c.get('deps'), c.get('session'), c.get('scope'), id, c.get('clientIp'));
   return c.json({ message: 'success' });
 });
 
 accountApi.delete('/session-devices/remembered/:id', requireSession, async (c) => {
   const id = c.req.param('id');
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found', 404);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new AppError('not-found');
   await forgetRememberedDevice(c.get('deps'), c.get('session'), c.get('scope'), id, c.get('clientIp'));
   return c.json({ message: 'success' });
 });

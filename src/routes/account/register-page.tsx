@@ -7,8 +7,9 @@
 import { Hono } from 'hono';
 import { policyForEmail } from '../../domain/account/password-reset';
 import { register, registrationLinkProblem } from '../../domain/account/registration';
-import { AppError, ValidationError } from '../../domain/errors';
-import RegisterForm, { REGISTER_MESSAGES, type RegisterFormProps } from '../../islands/account/RegisterForm';
+import { AppError, fieldTexts, ValidationError } from '../../domain/errors';
+import RegisterForm, { FINAL_REFUSALS, type RegisterFormProps } from '../../islands/account/RegisterForm';
+import { errorText } from '../../shared/error-codes';
 import { DEFAULT_POLICY } from '../../shared/account/password-policy';
 import { emailSchema, registerSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
@@ -42,17 +43,17 @@ async function policyFor(c: Ctx, email: string) {
  */
 async function linkRefusal(c: Ctx): Promise<{ key: string; status: 403 | 409 | 410 } | null> {
   const link = pageLink(c);
-  if (!link) return { key: REGISTER_MESSAGES['Invalid signature.']!, status: 403 };
+  if (!link) return { key: errorText('Invalid signature.'), status: 403 };
   const problem = await registrationLinkProblem(c.get('deps'), { origin: requestOrigin(c), ...link });
   if (!problem) return null;
-  return { key: REGISTER_MESSAGES[problem]!, status: problem === 'Invalid signature.' ? 403 : problem === 'already-registered' ? 409 : 410 };
+  return { key: errorText(problem), status: problem === 'Invalid signature.' ? 403 : problem === 'already-registered' ? 409 : 410 };
 }
 
 async function registerPage(c: Ctx, posted?: Pick<RegisterFormProps, 'initialMessage' | 'initialPasswordError'> & { status?: PageOptions['status'] }) {
   const { deps, t, lang, hostTenant } = c.var;
   const link = signedLinkProps(c);
   // An expired date says so by itself (the island shows it); anything else is checked here.
-  const refused = posted ? null : link.expired ? { key: REGISTER_MESSAGES['link-expired']!, status: 410 as const } : await linkRefusal(c);
+  const refused = posted ? null : link.expired ? { key: errorText('link-expired'), status: 410 as const } : await linkRefusal(c);
   if (refused) posted = { initialMessage: { key: refused.key, final: true }, status: refused.status };
   const policy = link.expired || refused ? DEFAULT_POLICY : await policyFor(c, link.email);
   return renderPage(c, {
@@ -97,10 +98,10 @@ registerPages.post('/register/:email', ...pageForm, async (c) => {
   if (!input.success) return registerPage(c, { initialPasswordError: t('validation.required'), status: 422 });
   // The address the link was made for is the page's path (the API's query carries it as `email`).
   const link = pageLink(c);
-  if (!link) return fail(REGISTER_MESSAGES['Invalid signature.']!, true, 403);
+  if (!link) return fail(errorText('Invalid signature.'), true, 403);
   let user;
   try {
-    user = await register(deps, t, {
+    user = await register(deps, {
       origin: requestOrigin(c),
       ...link,
       password: input.data.password,
@@ -110,12 +111,12 @@ registerPages.post('/register/:email', ...pageForm, async (c) => {
     });
   } catch (e) {
     if (e instanceof ValidationError) {
-      return registerPage(c, { initialPasswordError: e.errors.password?.[0] ?? e.errors.password_confirmation?.[0] ?? t('register.failed'), status: 422 });
+      const errors = fieldTexts(t, e.errors);
+      return registerPage(c, { initialPasswordError: errors.password?.[0] ?? errors.password_confirmation?.[0] ?? t('register.failed'), status: 422 });
     }
     if (e instanceof AppError) {
-      const key = REGISTER_MESSAGES[e.code];
       const status = e.status === 403 || e.status === 409 || e.status === 410 ? e.status : 400;
-      return key ? fail(key, true, status) : fail('register.failed', false, status);
+      return FINAL_REFUSALS.has(e.word) ? fail(errorText(e.word), true, status) : fail('register.failed', false, status);
     }
     throw e;
   }

@@ -5,7 +5,7 @@
 // goes through the same domain function as POST api/password/reset (decision 0029).
 import { Hono } from 'hono';
 import { isResetTokenValid, policyForEmail, resetPassword } from '../../domain/account/password-reset';
-import { AppError, ValidationError } from '../../domain/errors';
+import { AppError, fieldTexts, ValidationError } from '../../domain/errors';
 import ResetForm from '../../islands/account/ResetForm';
 import { DEFAULT_POLICY, type PasswordPolicy } from '../../shared/account/password-policy';
 import { emailSchema, resetPasswordSchema } from '../../shared/schemas';
@@ -91,7 +91,7 @@ resetPages.post('/reset', ...pageForm, async (c) => {
   if (!parsed.success) return again(t('validation.required'), 422);
   let user;
   try {
-    user = await resetPassword(deps, t, {
+    user = await resetPassword(deps, {
       email: parsed.data.email,
       token: parsed.data.token,
       password: parsed.data.password,
@@ -101,7 +101,8 @@ resetPages.post('/reset', ...pageForm, async (c) => {
     });
   } catch (e) {
     if (e instanceof ValidationError) {
-      const first = e.errors.email?.[0] ?? e.errors.password?.[0] ?? e.errors.password_confirmation?.[0];
+      const errors = fieldTexts(t, e.errors);
+      const first = errors.email?.[0] ?? errors.password?.[0] ?? errors.password_confirmation?.[0];
       return again(first ?? t('reset.failed'), 422);
     }
     if (e instanceof AppError && e.status === 429) {

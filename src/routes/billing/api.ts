@@ -48,7 +48,7 @@ billingApi.post('/admin/get-more-services', admin, async (c) => {
 
 billingApi.post('/apply-for-contract', admin, async (c) => {
   const t = tenantOf(c);
-  if (t.status !== 'trial_expired_not_yet_contracted' && t.status !== 'trial') throw new AppError('not-applicable', 409);
+  if (t.status !== 'trial_expired_not_yet_contracted' && t.status !== 'trial') throw new AppError('not-applicable');
   const r = await applyForContract(c.get('deps'), t, c.get('user'), c.get('clientIp'));
   return c.json({ message: r.alreadyApplied ? 'already-applied' : 'success' });
 });

@@ -4,6 +4,6 @@ import { AppError } from '../../domain/errors';
 
 export function idParam(value: string | undefined): number {
   const id = Number(value);
-  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) throw new AppError('not-found', 404);
+  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) throw new AppError('not-found');
   return id;
 }

@@ -1,15 +1,14 @@
 // Parsing request bodies and queries with the shared zod schemas into the API's error envelope.
 import type { Context } from 'hono';
 import * as z from 'zod/mini';
-import { AppError, ValidationError } from '../../domain/errors';
-import type { T } from '../../shared/i18n';
+import { AppError, text, ValidationError, type FieldText } from '../../domain/errors';
 
-function toErrors(error: z.core.$ZodError, t: T): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+/** The schemas' messages are text keys ("validation.required"), or the spec's verbatim words. */
+function toErrors(error: z.core.$ZodError): Record<string, FieldText[]> {
+  const out: Record<string, FieldText[]> = {};
   for (const issue of error.issues) {
     const field = issue.path.join('.') || '_';
-    const text = issue.message.includes('.') ? t(issue.message) : issue.message;
-    (out[field] ??= []).push(text);
+    (out[field] ??= []).push(issue.message.includes('.') && !issue.message.includes(' ') ? text(issue.message) : issue.message);
   }
   return out;
 }
@@ -19,7 +18,7 @@ export async function readJson<S extends z.ZodMiniType>(c: Context, schema: S): 
   try {
     body = await c.req.json();
   } catch {
-    throw new AppError('malformed-json', 400);
+    throw new AppError('malformed-json');
   }
   return parseWith(c, schema, body);
 }
@@ -30,6 +29,6 @@ export function readQuery<S extends z.ZodMiniType>(c: Context, schema: S): z.out
 
 function parseWith<S extends z.ZodMiniType>(c: Context, schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ValidationError(toErrors(parsed.error, c.get('t') as T));
+  if (!parsed.success) throw new ValidationError(toErrors(parsed.error));
   return parsed.data;
 }

@@ -13,6 +13,7 @@ import { cookieName, LOCALE_COOKIE, SESSION_COOKIE, type AppEnv } from '../http/
 import { anonymousLang, setLang } from './locale';
 import { admitSession } from './session';
 import { renderErrorPage } from '../http/page';
+import { errorAnswer } from '../http/errors';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -73,7 +74,7 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     setLang(c, c.get('user')?.language ?? anonymousLang(c, cookie(LOCALE_COOKIE)));
     const api = c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`);
     if (tenant === undefined) {
-      c.res = api ? c.json({ message: 'unknown-host' }, 404) : renderErrorPage(c, 404, 'errors.unknown-host');
+      c.res = api ? errorAnswer(c, 'unknown-host') : renderErrorPage(c, 404, 'errors.unknown-host');
     } else if (refusal) {
       c.res = api ? c.json({ message: refusal }, 403) : renderErrorPage(c, 403, `errors.${refusal}`);
     } else {

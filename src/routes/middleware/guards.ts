@@ -5,6 +5,7 @@ import { TrieRouter } from 'hono/router/trie-router';
 import { matchRoute, type Access } from '../../shared/routes';
 import { API_CATALOG } from '../openapi/catalog';
 import type { AppEnv, AuthedEnv, Ctx } from '../http/env';
+import { errorAnswer } from '../http/errors';
 
 export function isSsoUser(c: Ctx): boolean {
   return Boolean(c.get('hostTenant')?.isSsoEnabled && c.get('member')?.isSsoEnabled);
@@ -48,15 +49,15 @@ export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** API: 401 without a session. */
 export const requireSession: MiddlewareHandler<AuthedEnv> = async (c, next) => {
-  if (!c.get('session') || !c.get('user')) return c.json({ message: 'unauthenticated' }, 401);
+  if (!c.get('session') || !c.get('user')) return errorAnswer(c, 'unauthenticated');
   return next();
 };
 
 /** API: 403 unless the caller may use `access` on this host. */
 export function requireAccess(access: Access): MiddlewareHandler<AuthedEnv> {
   return async (c, next) => {
-    if (!c.get('session') || !c.get('user')) return c.json({ message: 'unauthenticated' }, 401);
-    if (!hasAccess(c as unknown as Ctx, access)) return c.json({ message: 'forbidden' }, 403);
+    if (!c.get('session') || !c.get('user')) return errorAnswer(c, 'unauthenticated');
+    if (!hasAccess(c as unknown as Ctx, access)) return errorAnswer(c, 'forbidden');
     return next();
   };
 }
@@ -78,7 +79,7 @@ export function isPersonCall(method: string, path: string): boolean {
 export function personScopeGuard(apiBase: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.get('scope')?.kind === 'tenant' && isPersonCall(c.req.method, c.req.path.slice(apiBase.length))) {
-      return c.json({ message: 'sign-in-required' }, 403);
+      return errorAnswer(c, 'sign-in-required');
     }
     return next();
   };

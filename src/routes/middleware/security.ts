@@ -3,6 +3,7 @@
 // (tenants share one registrable domain, so SameSite alone cannot tell them apart).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/env';
+import { errorAnswer } from '../http/errors';
 
 // A page's policy, around its per-response nonce (joined once).
 const CSP_HEAD = "default-src 'self'; script-src ";
@@ -91,12 +92,12 @@ export function csrfGuard(exemptPaths: string[] = []): MiddlewareHandler<AppEnv>
     const url = new URL(c.req.url);
     const expected = `${c.get('https') ? 'https' : 'http'}://${url.host}`;
     if (c.req.header('x-requested-with') !== 'XMLHttpRequest' || c.req.header('origin') !== expected) {
-      return c.json({ message: 'csrf-check-failed' }, 403);
+      return errorAnswer(c, 'csrf-check-failed');
     }
     // JSON in (multipart only for file uploads); a body of any other type is refused unread.
     const type = c.req.header('content-type');
     if (type !== undefined && !/^application\/json\b/i.test(type) && !/^multipart\/form-data\b/i.test(type)) {
-      return c.json({ message: 'unsupported-media-type' }, 415);
+      return errorAnswer(c, 'unsupported-media-type');
     }
     return next();
   };

@@ -20,6 +20,7 @@ import {
 import type { AppEnv, AppVariables } from '../http/env';
 import { idParam } from '../http/params';
 import { readJson, readQuery } from '../http/validate';
+import { errorAnswer } from '../http/errors';
 
 export type OperatorEnv = { Variables: AppVariables & { operator: OperatorIdentity } };
 
@@ -34,7 +35,7 @@ export const OPERATOR_ADDRESS_FAILURE_LIMIT = { max: 100, windowMs: 10 * 60_000 
 
 const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   // Operators work across tenants: the API answers on the main domain only, never on a tenant host.
-  if (c.get('hostTenant')) return c.json({ message: 'not-found' }, 404);
+  if (c.get('hostTenant')) return errorAnswer(c, 'not-found');
   // Whatever the session middleware found in a cookie does not count here.
   c.set('session', null);
   c.set('user', null);
@@ -44,7 +45,7 @@ const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   // No credential, no lookup: nothing to count.
   if (!m) {
     c.header('WWW-Authenticate', 'Bearer realm="operator"');
-    return c.json({ message: 'unauthenticated' }, 401);
+    return errorAnswer(c, 'unauthenticated');
   }
   const presented = m[1]!;
   const { db, clock } = c.get('deps');
@@ -57,7 +58,7 @@ const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   const result = await authenticateOperator(db, presented, clock.now(), c.get('clientIp'));
   if (!result.ok) {
     c.header('WWW-Authenticate', 'Bearer realm="operator", error="invalid_token"');
-    return c.json({ message: 'invalid-token' }, 401);
+    return errorAnswer(c, 'bearer-token-invalid');
   }
   await refund(db, [perToken, perAddress], clock.now());
   c.set('operator', result.identity);
@@ -75,7 +76,7 @@ function need(scope: OperatorScope): MiddlewareHandler<OperatorEnv> {
   return async (c, next) => {
     if (!c.get('operator').scopes.includes(scope)) {
       await auditOperator(c.get('deps'), actorOf(c), 'scope_refused', { details: { scope, method: c.req.method, path: c.req.path } });
-      return c.json({ message: 'insufficient-scope', scope }, 403);
+      return errorAnswer(c, 'insufficient-scope', { scope });
     }
     return next();
   };

@@ -156,12 +156,12 @@ adminPeopleApi.get('/departments-with-users', people, async (c) => c.json(await 
 
 adminPeopleApi.post('/admin/departments', people, async (c) => {
   const { name } = await readJson(c, departmentSchema);
-  return c.json(await addDepartment(c.get('deps'), tenantOf(c), name, peopleActor(c), c.get('t')), 201);
+  return c.json(await addDepartment(c.get('deps'), tenantOf(c), name, peopleActor(c)), 201);
 });
 
 adminPeopleApi.patch('/admin/departments/:id', people, async (c) => {
   const { name } = await readJson(c, departmentSchema);
-  return c.json(await renameDepartment(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), name, peopleActor(c), c.get('t')));
+  return c.json(await renameDepartment(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), name, peopleActor(c)));
 });
 
 adminPeopleApi.delete('/admin/departments/:id', people, async (c) => {

@@ -17,6 +17,7 @@ import { requireAccess } from '../middleware/guards';
 import { inBackground } from '../http/background';
 import { peopleActor } from './http';
 import { MalformedMultipart, openMultipartFile } from './multipart';
+import { errorAnswer } from '../http/errors';
 
 export const adminImportApi = new Hono<AppEnv>();
 
@@ -34,7 +35,7 @@ async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
   const { deps } = c.var;
   const tenant = c.get('hostTenant')!;
   const declared = Number(c.req.header('content-length'));
-  if (declared > BODY_LIMIT) return c.json({ message: 'file-too-large' }, 413);
+  if (declared > BODY_LIMIT) return errorAnswer(c, 'file-too-large');
   const body = c.req.raw.body;
   if (!body) throw required();
   let file;
@@ -55,7 +56,7 @@ async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
     // (A refusal before the file is read stops reading the body.)
     job = await receiveUpload(deps, tenant, kind, file, c.get('lang'), peopleActor(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES });
   } catch (e) {
-    if (e instanceof MalformedMultipart) throw new AppError('upload-failed', 400);
+    if (e instanceof MalformedMultipart) throw new AppError('upload-failed');
     if (e instanceof AppError && e.code === 'imports-in-progress') file.cancel();
     throw e;
   }
@@ -66,7 +67,7 @@ async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
       if (kind === 'add') inBackground(c, drainMailQueue(deps));
       return c.json({ message: 'success', count: done.importedRows ?? 0 });
     }
-    if (done.status === 'failed') throw new AppError(isErrorCode(done.errorCode) ? done.errorCode : 'server-error', (done.errorStatus ?? 500) as AppError['status'], done.errorDetails ?? {});
+    if (done.status === 'failed') throw new AppError(isErrorCode(done.errorCode) ? done.errorCode : 'server-error', done.errorDetails ?? {});
     // Still running (a failed step waits for its retry): followed like a large file.
   }
   continueImportJob(deps, job.id, (work) => inBackground(c, work));
@@ -93,7 +94,7 @@ adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.jso
 // The progress of a job: the member who started it, on its tenant's host; anyone else 404.
 adminImportApi.get('/admin/users/import/:jobId{[0-9]+}', people, async (c) => {
   const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
-  if (!parsed.success) throw new AppError('not-found', 404);
+  if (!parsed.success) throw new AppError('not-found');
   const progress = await getImportJob(c.get('deps'), c.get('hostTenant')!.id, c.get('user').id, parsed.data.jobId);
   return c.json(progress, 200, { 'Cache-Control': 'no-store' });
 });

@@ -55,7 +55,7 @@ class Cursor {
     this.total += value.length;
     if (this.total > this.maxBytes) {
       void this.reader.cancel().catch(() => undefined);
-      throw new AppError('file-too-large', 413);
+      throw new AppError('file-too-large');
     }
     if (!this.buf.length) this.buf = value;
     else {

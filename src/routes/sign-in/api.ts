@@ -22,6 +22,7 @@ import { limitPerAddress } from '../middleware/rate-limit';
 import { jsonAnswer } from '../middleware/security';
 import { readJson } from '../http/validate';
 import { appPaths, ssoStatus } from '../http/apps';
+import { errorAnswer } from '../http/errors';
 
 export const authApi = new Hono<AppEnv>();
 
@@ -60,7 +61,7 @@ authApi.get('/user', async (c) => {
     const status = await ssoStatus(c);
     const tenant = c.get('hostTenant');
     const sso = tenant && status !== 'none' ? spUrls(c.get('deps').config, tenant) : null;
-    return c.json({ message: 'unauthenticated', ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status }, 401);
+    return errorAnswer(c, 'unauthenticated', { ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status });
   }
   // The call every app makes on every page: answered with all its headers at once, from what the
   // request's one statement read (the memberships its session's scope may see).
@@ -90,12 +91,12 @@ authApi.post('/outlook-sso/redeem', limitPerAddress('addin-redeem', 60, 60_000),
 
 authApi.get('/tenants/subdomains/:subdomain', limitPerAddress('tenant-lookup', 60, 60_000), async (c) => {
   const label = c.req.param('subdomain').toLowerCase();
-  if (!z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,61}[a-z0-9]$|^[a-z0-9]$/)).safeParse(label).success) throw new AppError('not-found', 404);
+  if (!z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,61}[a-z0-9]$|^[a-z0-9]$/)).safeParse(label).success) throw new AppError('not-found');
   const t = await c.get('deps').db
     .select({ name: tenants.name, subdomain: tenants.subdomain, initial_subdomain: tenants.initialSubdomain, is_sso_enabled: tenants.isSsoEnabled })
     .from(tenants)
     .where(or(eq(tenants.subdomain, label), eq(tenants.initialSubdomain, label)))
     .get();
-  if (!t) throw new AppError('not-found', 404);
+  if (!t) throw new AppError('not-found');
   return c.json(t);
 });

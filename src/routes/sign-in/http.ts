@@ -87,7 +87,7 @@ export function ssoLoginUrl(c: Ctx, initialSubdomain: string, relay: string): st
  */
 export async function handoffTo(c: Ctx, tenantId: number, path: string): Promise<{ message?: 'redirect-to-sso' | 'sign-in-required'; url: string }> {
   const { deps, session } = c.var;
-  if (!session) throw new AppError('unauthenticated', 401);
+  if (!session) throw new AppError('unauthenticated');
   const base = deps.config.BASE_PATH;
   let handoff;
   try {

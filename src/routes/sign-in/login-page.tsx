@@ -10,7 +10,8 @@ import { ssoSubdomainForEmail } from '../../domain/sso/email-check';
 import { canonicalLabel } from '../../domain/tenants/hosts';
 import { activeOnly, listMemberships } from '../../domain/tenants/memberships';
 import LanguageSwitch from '../../islands/account/LanguageSwitch';
-import LoginForm, { loginErrorKey, type LoginStep } from '../../islands/sign-in/LoginForm';
+import LoginForm, { type LoginStep } from '../../islands/sign-in/LoginForm';
+import { errorText } from '../../shared/error-codes';
 import OutlookComplete from '../../islands/sign-in/OutlookComplete';
 import Redirection from '../../islands/sign-in/Redirection';
 import { safeContinuePath } from '../../shared/sign-in/continue-path';
@@ -211,7 +212,7 @@ loginPages.post('/login', ...pageForm, async (c) => {
       return again({ step, wait: Number(e.details.duration), status: 429 });
     }
     const status = e.status === 401 || e.status === 403 ? e.status : 400;
-    return again({ step, alert: loginErrorKey(e.code), status });
+    return again({ step, alert: errorText(e.word), status });
   }
   return answerOutcomeWithRedirect(c, outcome, { query: url.search, continuePath, email, relay, outlook });
 });

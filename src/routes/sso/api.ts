@@ -18,6 +18,7 @@ import { requireAccess } from '../middleware/guards';
 import { samlResultPage } from './result-pages';
 import { appPaths } from '../http/apps';
 import { readJson } from '../http/validate';
+import { errorAnswer } from '../http/errors';
 
 export const samlApi = new Hono<AppEnv>();
 
@@ -38,7 +39,7 @@ function bindingToken(c: Ctx, create: boolean): string | null {
 
 samlApi.get('/saml2/all/metadata', (c) => {
   const tenant = c.get('hostTenant');
-  if (!tenant) return c.json({ message: 'not-found' }, 404);
+  if (!tenant) return errorAnswer(c, 'not-found');
   return c.body(spMetadata(c.get('deps').config, tenant), 200, { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' });
 });
 
@@ -97,7 +98,7 @@ samlApi.post(SAML_PATHS.acs.replace('/api', ''), async (c) => {
 /** The IdP's LogoutRequest (HTTP-Redirect binding). */
 samlApi.get('/saml2/all/sls', async (c) => {
   const tenant = c.get('hostTenant');
-  if (!tenant) return c.json({ message: 'not-found' }, 404);
+  if (!tenant) return errorAnswer(c, 'not-found');
   const url = new URL(c.req.url);
   try {
     const { ended, responseUrl } = await idpLogout(c.get('deps'), tenant, c.req.query(), url.search.slice(1));
@@ -117,7 +118,7 @@ samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.ge
 
 samlApi.post('/admin/saml', admin, async (c) => {
   const input = await readJson(c, samlSettingSchema);
-  return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.get('hostTenant')!, input, actorOf(c), c.get('t'))) });
+  return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.get('hostTenant')!, input, actorOf(c))) });
 });
 
 samlApi.patch('/admin/saml/configure-idp-status', admin, async (c) => {

@@ -34,12 +34,13 @@ import { decidingTenant, type AppEnv, type AuthedEnv, type Ctx } from '../http/e
 import { isSsoUser, requireSession } from '../middleware/guards';
 import { readJson } from '../http/validate';
 import { browserCookies, challengeToken, clearChallengeCookie, rememberedDeviceCookie, setRememberedDeviceCookie } from '../http/cookies';
+import { errorAnswer } from '../http/errors';
 
 export const twofaApi = new Hono<AppEnv>();
 
 /** Account 2FA: signed in, not an SSO user. */
 const notSso: MiddlewareHandler<AuthedEnv> = async (c, next) => {
-  if (isSsoUser(c as unknown as Ctx)) return c.json({ message: 'forbidden' }, 403);
+  if (isSsoUser(c as unknown as Ctx)) return errorAnswer(c, 'forbidden');
   return next();
 };
 /** ...and the password re-entered in this session within 15 minutes. */
@@ -66,19 +67,19 @@ twofaApi.get('/twofa/app/qr', ...setup, async (c) => c.json({ qrCode: await appD
 // The key comes with its otpauth:// link (the same pending secret), for a phone's authenticator.
 twofaApi.get('/twofa/app/manual-code', ...setup, async (c) => {
   const { manualCode, otpauthUrl } = await pendingSetupDetails(c.get('deps'), c.get('user'));
-  if (!manualCode || !otpauthUrl) throw new AppError('no-pending-setup', 409);
+  if (!manualCode || !otpauthUrl) throw new AppError('no-pending-setup');
   return c.json({ manualCode, otpauthUrl });
 });
 
 async function appDetail(deps: Deps, user: User, what: 'qrCode' | 'manualCode'): Promise<string> {
   const value = (await pendingSetupDetails(deps, user))[what];
-  if (!value) throw new AppError('no-pending-setup', 409);
+  if (!value) throw new AppError('no-pending-setup');
   return value;
 }
 
 twofaApi.post('/twofa/sms/otp', ...setup, async (c) => {
   const { contact } = await readJson(c, smsContactSchema);
-  await setupSms(c.get('deps'), c.get('t'), c.get('user'), contact, c.get('hostTenant')?.id ?? null);
+  await setupSms(c.get('deps'), c.get('user'), contact, c.get('hostTenant')?.id ?? null);
   return c.json({ message: 'sent' });
 });
 

@@ -143,9 +143,9 @@ export class UploadInspector {
 
   /** The encoding, or incorrect-encoding. */
   encoding(): CsvEncoding {
-    if (this.refused) throw new AppError('incorrect-encoding', 422);
+    if (this.refused) throw new AppError('incorrect-encoding');
     if (this.utf8) return 'utf-8';
-    if (this.hasBom) throw new AppError('incorrect-encoding', 422);
+    if (this.hasBom) throw new AppError('incorrect-encoding');
     return 'shift_jis';
   }
 }
@@ -157,7 +157,7 @@ export function decodePiece(bytes: Uint8Array, encoding: CsvEncoding, firstPiece
     if (encoding === 'utf-8') return new TextDecoder('utf-8', { fatal: true, ignoreBOM: !firstPiece }).decode(bytes);
     return new TextDecoder('shift_jis', { fatal: true }).decode(bytes);
   } catch {
-    throw new AppError('incorrect-encoding', 422);
+    throw new AppError('incorrect-encoding');
   }
 }
 
@@ -216,7 +216,7 @@ const normalise = (h: string) => h.replace(/^\uFEFF/, '').trim().toLowerCase();
 export function checkHeader(cells: string[] | null, lang: Lang): void {
   const given = (cells ?? []).map((h) => String(h).replace(/^\uFEFF/, '').trim());
   const matches = (['ja', 'en'] as const).some((l) => IMPORT_HEADERS[l].length === given.length && IMPORT_HEADERS[l].every((h, i) => normalise(h) === normalise(given[i] ?? '')));
-  if (!matches) throw new AppError('unexpected_format', 422, { expected_format: [...IMPORT_HEADERS[lang]], given_format: given });
+  if (!matches) throw new AppError('unexpected_format', { expected_format: [...IMPORT_HEADERS[lang]], given_format: given });
 }
 
 export interface ParsedRow {

@@ -89,7 +89,7 @@ export async function getImportJob(deps: Deps, tenantId: number, userId: number,
     .from(importJobs)
     .where(and(eq(importJobs.id, jobId), eq(importJobs.tenantId, tenantId), eq(importJobs.userId, userId)))
     .get();
-  if (!job) throw new AppError('not-found', 404);
+  if (!job) throw new AppError('not-found');
   return progressOf(job);
 }
 
@@ -111,7 +111,7 @@ export function progressOf(job: ImportJob): ImportJobProgress {
 /** A job's final answer as the import call gives it (inline runs): success or the AppError. */
 export async function outcomeOf(deps: Deps, jobId: number): Promise<ImportJob> {
   const job = await deps.db.select().from(importJobs).where(eq(importJobs.id, jobId)).get();
-  if (!job) throw new AppError('not-found', 404);
+  if (!job) throw new AppError('not-found');
   return job;
 }
 

@@ -66,7 +66,7 @@ export async function runImportJob(deps: Deps, jobId: number, opts: RunOptions =
   } catch (e) {
     // A database or runtime failure: retry later (the sweep), give up after a few attempts.
     const final = job.attempts >= MAX_ATTEMPTS;
-    if (final) await failJob(deps, job, new AppError('server-error', 500));
+    if (final) await failJob(deps, job, new AppError('server-error'));
     else await deps.db.update(importJobs).set({ lockedUntil: deps.clock.now() + RETRY_MS, lastError: String(e).slice(0, 500) }).where(eq(importJobs.id, job.id));
     (final ? console.error : console.warn)(JSON.stringify({ level: final ? 'error' : 'warn', msg: final ? 'import job gave up' : 'import job step failed; will retry', jobId, error: String(e) }));
     return final ? 'failed' : job.status;
@@ -86,7 +86,7 @@ export async function resumeImportJobs(deps: Deps, run: (jobId: number) => Promi
     .from(importJobs)
     .where(and(eq(importJobs.status, 'uploading'), lt(importJobs.lockedUntil, now)))
     .limit(limit);
-  for (const job of stale) await failJob(deps, job, new AppError('upload-failed', 400));
+  for (const job of stale) await failJob(deps, job, new AppError('upload-failed'));
   const due = await db
     .select({ id: importJobs.id })
     .from(importJobs)

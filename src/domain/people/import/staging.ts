@@ -183,7 +183,7 @@ export async function stagePiece(deps: Deps, job: ImportJob): Promise<ImportJob 
   }
   const updated: ImportJob = { ...job, status: 'processing', nextChunk: next, carry, delimiter: format.delimiter, newline: format.newline, headerSeen, records: line, processedRows: processed, rowErrors, attempts: 0, lockedUntil: now + LEASE_MS, updatedAt: now };
   if (rowErrors.length >= MAX_ROW_ERRORS || (!final && carry.length > deps.config.IMPORT_CHUNK_BYTES * 2)) {
-    return failJob(deps, updated, new AppError('invalid-csv', 422, { rows: rowErrors }));
+    return failJob(deps, updated, new AppError('invalid-csv', { rows: rowErrors }));
   }
   return updated;
 }
@@ -197,8 +197,8 @@ function leaseGuard(deps: Deps, jobId: number, token: string, next: number) {
 /** Every piece is read: refuse the file with its problems, or go on to the switch. */
 async function finishStaging(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
   if (!job.headerSeen) checkHeader(null, job.lang);
-  if (job.rowErrors.length) throw new AppError('invalid-csv', 422, { rows: job.rowErrors as ImportRowError[] });
-  if (job.processedRows === 0) throw new AppError('no_data', 422);
+  if (job.rowErrors.length) throw new AppError('invalid-csv', { rows: job.rowErrors as ImportRowError[] });
+  if (job.processedRows === 0) throw new AppError('no_data');
   const now = deps.clock.now();
   const moved = await deps.db
     .update(importJobs)

@@ -12,7 +12,7 @@ import { activeAdminCount, adminGuard, assertSeats, isGuardFailure, rawStatement
 import { type ImportJob, SWITCH_ROWS, workOf } from './job';
 
 /** A row the switch refuses, as the import call answers it. */
-const invalid = (line: number, column: ImportRowError['column'], error: string) => new AppError('invalid-csv', 422, { rows: [{ row: line, column, error }] });
+const invalid = (line: number, column: ImportRowError['column'], error: string) => new AppError('invalid-csv', { rows: [{ row: line, column, error }] });
 
 /**
  * Checks the staged rows against the tenant as it is now (the file may have taken minutes, and
@@ -163,9 +163,9 @@ export async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | 
       const current = await db.select({ status: importJobs.status, token: importJobs.leaseToken }).from(importJobs).where(eq(importJobs.id, J)).get();
       if (current?.token !== job.leaseToken || current?.status !== 'switching') return null;
       await assertSeats(db, T, { meishi: Math.max(0, extra.meishi), scheduler: Math.max(0, extra.scheduler) });
-      throw new AppError('invalid-csv', 422, { rows: [{ row: 1, column: 'is_admin', error: 'lastAdmin' }] });
+      throw new AppError('invalid-csv', { rows: [{ row: 1, column: 'is_admin', error: 'lastAdmin' }] });
     }
-    if (isUniqueViolation(e, 'tenant_users')) throw new AppError('invalid-csv', 422, { rows: [{ row: 1, column: 'email', error: 'alreadyMember' }] });
+    if (isUniqueViolation(e, 'tenant_users')) throw new AppError('invalid-csv', { rows: [{ row: 1, column: 'email', error: 'alreadyMember' }] });
     throw e;
   }
   return { ...job, status: 'success', importedRows: count, lockedUntil: null, finishedAt: now, updatedAt: now };

@@ -33,7 +33,7 @@ export async function receiveUpload(
 ): Promise<ImportJob> {
   const { db, clock } = deps;
   const running = await db.select({ id: importJobs.id }).from(importJobs).where(and(eq(importJobs.tenantId, tenant.id), inArray(importJobs.status, RUNNING))).limit(MAX_RUNNING_IMPORTS);
-  if (running.length >= MAX_RUNNING_IMPORTS) throw new AppError('imports-in-progress', 409);
+  if (running.length >= MAX_RUNNING_IMPORTS) throw new AppError('imports-in-progress');
   const now = clock.now();
   const filename = file.name.slice(0, 255);
   const log = await db.insert(importLogs).values({ tenantId: tenant.id, userId: actor.userId, kind, filename, status: 'processing', startTime: now }).returning({ id: importLogs.id }).get();
@@ -61,7 +61,7 @@ export async function receiveUpload(
   const store = async (piece: Uint8Array) => {
     inspector.inspect(piece);
     // A NUL byte or UTF-16 is refused at once, without storing the rest.
-    if (inspector.refused) throw new AppError('incorrect-encoding', 422);
+    if (inspector.refused) throw new AppError('incorrect-encoding');
     const t = clock.now();
     await db.batch([
       db.insert(importChunks).values({ jobId: job!.id, seq: seq++, data: bytesToLatin1(piece) }),
@@ -73,10 +73,10 @@ export async function receiveUpload(
   try {
     for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
       size += r.value.length;
-      if (size > limits.maxBytes) throw new AppError('file-too-large', 413);
+      if (size > limits.maxBytes) throw new AppError('file-too-large');
       const { pieces, tooLong } = cutter.push(r.value);
       for (const p of pieces) await store(p);
-      if (tooLong) throw new AppError('invalid-csv', 422, { rows: [{ row: inspector.lines + 1, column: null, error: 'parse' }] });
+      if (tooLong) throw new AppError('invalid-csv', { rows: [{ row: inspector.lines + 1, column: null, error: 'parse' }] });
     }
     const last = cutter.end();
     if (last) await store(last);
@@ -89,7 +89,7 @@ export async function receiveUpload(
       .returning()
       .get())!;
   } catch (e) {
-    let failure = e instanceof AppError ? e : new AppError('upload-failed', 400);
+    let failure = e instanceof AppError ? e : new AppError('upload-failed');
     // A file refused for its content is still read to its end (nothing stored): the browser is
     // told once it has sent everything, and a file over the limit is told so rather than why
     // its first bytes were wrong.
@@ -98,7 +98,7 @@ export async function receiveUpload(
         for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
           size += r.value.length;
           if (size > limits.maxBytes) {
-            failure = new AppError('file-too-large', 413);
+            failure = new AppError('file-too-large');
             break;
           }
         }

@@ -3,6 +3,22 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Casts through `unknown` where the drivers' own types meet ours (src/db, src/adapters) only.
+const NO_UNKNOWN_CAST = {
+  selector: "TSAsExpression[expression.type='TSAsExpression'][expression.typeAnnotation.type='TSUnknownKeyword']",
+  message: 'No casts through unknown: type the value (a guard, a narrowed context); driver glue lives in src/db and src/adapters.',
+};
+// A tenant-scoped query names its tenant through the scope (domain/tenants/scope.ts, issue 22).
+const NO_HAND_TENANT = {
+  selector: "CallExpression[callee.name='eq'][arguments.0.property.name='tenantId']",
+  message: "Tenant-scoped code queries through its TenantScope: scope.own(table, ...), scope.update/delete/insert; never eq(x.tenantId, ...).",
+};
+// What the guards narrow (tenant, session, user) is typed by the narrowed context, never asserted.
+const NO_ASSERTED_CONTEXT = [
+  { selector: "TSNonNullExpression > CallExpression[callee.property.name='get']", message: 'Use a guard that narrows the context (requireAccess, tenantPage, signedInPage) instead of `!`.' },
+  { selector: "TSNonNullExpression > MemberExpression[object.property.name='var']", message: 'Use a guard that narrows the context (requireAccess, tenantPage, signedInPage) instead of `!`.' },
+];
+
 const restrict = (patterns, message) => ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }];
 
 export default tseslint.config(
@@ -15,7 +31,20 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-control-regex': 'off',
+      'no-restricted-syntax': ['error', NO_UNKNOWN_CAST],
     },
+  },
+  {
+    files: ['src/db/**', 'src/adapters/**', 'tests/**', 'bench/**', 'scripts/**'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['src/domain/people/**', 'src/domain/tenant-settings/**', 'src/domain/billing/**', 'src/domain/audit/**', 'src/domain/sso/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_UNKNOWN_CAST, NO_HAND_TENANT] },
+  },
+  {
+    files: ['src/routes/**', 'src/app.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_UNKNOWN_CAST, ...NO_ASSERTED_CONTEXT] },
   },
   {
     files: ['src/islands/**'],

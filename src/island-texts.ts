@@ -20,7 +20,7 @@ const AFTER_SIGN_IN = [...REDIRECTION, ...CHANGE_PASSWORD, ...OUTLOOK];
 /** The kit's code steps (src/islands/kit/code-step.tsx): the boxes' names and the resend's throttle. */
 const CODE_STEP = ['kit.digit', 'errors.too-many-attempts', 'common.backToLogin'];
 const TWOFA_PARTS = ['twofa', 'product.name', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...CODE_STEP];
-const ADMIN_PARTS = ['admin', 'errors.generic', 'validation.required', 'sso.errors'];
+const ADMIN_PARTS = ['admin', 'errors.generic'];
 const PEOPLE_PARTS = ['people', 'admin', 'dates', 'validation.required', 'validation.emailInvalid', ...ERROR_TEXTS];
 
 export const ISLAND_TEXTS = {
@@ -53,15 +53,15 @@ export const ISLAND_TEXTS = {
   OtpForm: ['otp', 'common.backToLogin', 'errors.generic', 'twofa.notice', 'myAccount.scope.notice', ...CODE_STEP, ...AFTER_SIGN_IN],
   BackupCodeForm: ['backupLogin', 'common.backToLogin', ...VALIDATION, ...CODE_STEP, ...AFTER_SIGN_IN],
   SetupTwofaAtLogin: ['setupAtLogin', 'common.backToLogin', 'myAccount.scope.notice', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
-  TenantUrlSettings: ['tenantSettings', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...PASSWORD_FIELDS, ...ADMIN_PARTS],
+  TenantUrlSettings: ['tenantSettings', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...PASSWORD_FIELDS, ...ADMIN_PARTS, 'validation.required'],
   IpRestriction: ['ipRestriction', 'people.list', ...ERROR_TEXTS, ...ADMIN_PARTS],
   TwofaPolicyForm: ['twofaPolicy', 'admin', 'errors.generic'],
   PasswordPolicyForm: ['passwordPolicy', ...ADMIN_PARTS],
-  ContactDetails: ['contacts', ...ADMIN_PARTS],
-  MoreServicesForm: ['moreServices', ...ADMIN_PARTS],
-  TrialExpiredPrompt: ['trialExpired', ...ADMIN_PARTS],
+  ContactDetails: ['contacts', ...ADMIN_PARTS, 'validation.required'],
+  MoreServicesForm: ['moreServices', ...ADMIN_PARTS, 'validation.required'],
+  TrialExpiredPrompt: ['trialExpired', ...ADMIN_PARTS, 'validation.required'],
   CloseWindow: ['sso.close'],
-  SsoSetting: ['sso', 'kit.copy', 'kit.copied', 'kit.copyFailed', 'ipRestriction.on', 'ipRestriction.off', 'errors.reload', ...ADMIN_PARTS],
+  SsoSetting: ['sso', 'kit.copy', 'kit.copied', 'kit.copyFailed', 'ipRestriction.on', 'ipRestriction.off', 'errors.reload', ...ADMIN_PARTS, 'validation.required'],
   UsersScreen: ['apps', ...PEOPLE_PARTS],
   DeactivatedUsers: PEOPLE_PARTS,
   Departments: PEOPLE_PARTS,

@@ -97,6 +97,28 @@ export async function longBatch(db: Db, statements: { toSQL(): SqlStatement }[])
 export async function longGet<T>(db: Db, query: SQL): Promise<T | undefined> {
   const run = longRunners.get(rootOf(db));
   if (!run) return db.get<T>(query);
-  const dialect = (db as unknown as { dialect: { sqlToQuery(q: SQL): SqlStatement } }).dialect;
-  return (await run.read(dialect.sqlToQuery(query)))[0] as T | undefined;
+  return (await run.read(internals(db).dialect.sqlToQuery(query)))[0] as T | undefined;
 }
+
+/**
+ * drizzle's session and SQL dialect, which its types mark internal. This file and src/adapters
+ * are where the drivers' own types meet ours; casts through `unknown` stay here (ESLint).
+ */
+function internals(db: Db) {
+  return db as unknown as {
+    session: { prepareQuery(q: SqlStatement, fields: undefined, method: 'run', arrayMode: boolean): unknown };
+    dialect: { sqlToQuery(q: SQL): SqlStatement };
+  };
+}
+
+/**
+ * A raw SQL statement for `db.batch([...])` on both drivers. drizzle's `db.run(sql)` works in a
+ * libSQL batch but not in a D1 batch (its item has no prepared D1 statement, so binding fails), so
+ * the statement is prepared through the session like any query builder's.
+ */
+export function rawStatement(db: Db, query: SQL) {
+  const { session, dialect } = internals(db);
+  const prepared = () => session.prepareQuery(dialect.sqlToQuery(query), undefined, 'run', false);
+  return { _prepare: prepared, toSQL: () => dialect.sqlToQuery(query) } as unknown as ReturnType<Db['run']> & { toSQL(): SqlStatement };
+}
+

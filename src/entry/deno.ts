@@ -36,7 +36,7 @@ interface DenoApi {
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', fn: () => void): void;
   exit(code: number): never;
 }
-const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
+const Deno = (globalThis as typeof globalThis & { Deno: DenoApi }).Deno;
 
 const root = new URL('../..', import.meta.url).pathname;
 

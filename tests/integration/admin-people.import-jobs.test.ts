@@ -9,6 +9,7 @@ import { importChunks, importJobs, importLogs, importRows, mailQueue, tenantApps
 import { runImportJob } from '../../src/domain/people/import/runner';
 import { runPeopleSweep } from '../../src/domain/people/sweep';
 import { seatsUsed } from '../../src/domain/people/members';
+import { scopeOf } from '../../src/domain/tenants/scope';
 import { IMPORT_HEADERS } from '../../src/shared/people/schemas';
 import { createHarness, TEST_IP_HEADER, type Harness, type TestClient } from '../support/harness';
 
@@ -229,7 +230,7 @@ describe('import jobs', () => {
   it('two imports running side by side in one tenant never exceed its seats', async () => {
     await start();
     const b = await signIn();
-    const used = (await seatsUsed(h.deps.db, 1)).meishi;
+    const used = (await seatsUsed(await scopeOf(h.deps.db, 1))).meishi;
     await h.deps.db.update(tenantApps).set({ seats: used + 40 }).where(and(eq(tenantApps.tenantId, 1), eq(tenantApps.app, 'meishi')));
     const one = new TextEncoder().encode(`${header}\r\n${rows(30, 'p1-').join('\r\n')}\r\n`);
     const two = new TextEncoder().encode(`${header}\r\n${rows(30, 'p2-').join('\r\n')}\r\n`);
@@ -238,7 +239,7 @@ describe('import jobs', () => {
     const ends = outcomes.map((o) => o.at(-1));
     expect(ends.map((e) => e.status).sort()).toEqual(['failed', 'success']);
     expect(ends.find((e) => e.status === 'failed').error).toEqual({ status: 422, message: 'quota_finished', app: 'meishi' });
-    expect((await seatsUsed(h.deps.db, 1)).meishi).toBe(used + 30);
+    expect((await seatsUsed(await scopeOf(h.deps.db, 1))).meishi).toBe(used + 30);
   });
 
   it('edit by import runs as a job too; the last admin stays protected', async () => {

@@ -4,9 +4,10 @@
 // so parallel requests send each row once, and a failed send stays for the sweep).
 import { and, eq, like } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mailQueue, outbox, tenants, tenantUsers, users } from '../../src/db/schema';
+import { mailQueue, outbox, tenantUsers, users } from '../../src/db/schema';
 import { drainMailQueue } from '../../src/domain/people/mail-queue';
 import { inviteUsers } from '../../src/domain/people/users';
+import { scopeOf } from '../../src/domain/tenants/scope';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 
 let h: Harness;
@@ -93,8 +94,7 @@ describe('resend to chosen people', () => {
     const [id] = await unregistered(1);
     const b = await signIn();
     // "Resend to all" queued the person's row (no drain yet): every request below finds it waiting.
-    const tenant = (await h.deps.db.select().from(tenants).where(eq(tenants.id, 1)).get())!;
-    expect(await inviteUsers(h.deps, tenant, 'all', { userId: 1, ip: null, userAgent: null })).toBe(1);
+    expect(await inviteUsers(h.deps, await scopeOf(h.deps.db, 1), 'all', { userId: 1, ip: null, userAgent: null })).toBe(1);
     const answers = await Promise.all(Array.from({ length: 8 }, () => b.post(`${API}/admin/users/invite`, { users: [id] })));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     await vi.waitFor(async () => expect((await rowsOf(id!)).every((q) => q.status === 'sent')).toBe(true));

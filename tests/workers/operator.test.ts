@@ -72,21 +72,21 @@ describe('operator token lifetimes on D1 (written by the CLI through wrangler)',
     const broken = `pop_${'K'.repeat(43)}`;
     // More than the per-address cap (100): only the 20 its own limit let through count there.
     // In waves of 26 at once: 130 sockets at a time kept wrangler dev on a loaded 2-core machine
-    // past the client's timeout, and each wave still races the limit.
+    // past the client's timeout, and each wave still races the limit. A connection wrangler dev
+    // leaves unanswered (seen once in a full run, never alone) is asked again: every answer is
+    // a 401 or a 429 whatever the count, so the bounds below hold for any number of attempts.
+    const attempt = async () => {
+      const ask = () => rawRequest(port, { method: 'GET', path: '/accounts/api/operator/whoami', host, headers: { authorization: `Bearer ${broken}`, ...ip } }, 15_000);
+      return ask().catch((e: Error) => (/no answer within/.test(e.message) ? ask() : Promise.reject(e)));
+    };
     const rs = [];
-    for (let wave = 0; wave < 5; wave++) {
-      rs.push(
-        ...(await Promise.all(
-          Array.from({ length: 26 }, () => rawRequest(port, { method: 'GET', path: '/accounts/api/operator/whoami', host, headers: { authorization: `Bearer ${broken}`, ...ip } }, 60_000)),
-        )),
-      );
-    }
+    for (let wave = 0; wave < 5; wave++) rs.push(...(await Promise.all(Array.from({ length: 26 }, attempt))));
     expect(rs.filter((r) => r.status === 401).length).toBeLessThanOrEqual(20);
     expect(rs.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(110);
     for (let i = 0; i < 3; i++) {
       expect((await rawRequest(port, { method: 'GET', path: '/accounts/api/operator/whoami', host, headers: { authorization: `Bearer ${token}`, ...ip } })).status).toBe(200);
     }
-  });
+  }, 150_000);
 });
 
 describe('scheduled handler', () => {

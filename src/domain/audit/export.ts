@@ -3,8 +3,8 @@
 // UTF-8 with a byte order mark; RFC 4180 quoting and formula-injection escaping by papaparse.
 import Papa from 'papaparse';
 import { sql } from 'drizzle-orm';
-import type { Deps } from '../../deps';
 import { SERVER_TIME_ZONE } from '../../shared/dates';
+import type { TenantScope } from '../tenants/scope';
 
 const PAGE = 2000;
 
@@ -53,8 +53,8 @@ const encoder = new TextEncoder();
 const unparse = (rows: string[][]) => Papa.unparse(rows, { newline: '\r\n', escapeFormulae: FORMULA_START }) + '\r\n';
 
 /** `columns`: the header row, one title for each of AUDIT_CSV_COLUMNS. */
-export function auditCsvStream(deps: Deps, tenantId: number, columns: string[]): ReadableStream<Uint8Array> {
-  const { db } = deps;
+export function auditCsvStream(scope: TenantScope, columns: string[]): ReadableStream<Uint8Array> {
+  const { db } = scope;
   let cursor: { createdAt: number; id: number } | null = null;
   let first = true;
   return new ReadableStream<Uint8Array>(
@@ -71,7 +71,7 @@ export function auditCsvStream(deps: Deps, tenantId: number, columns: string[]):
           const rows = await db.all<RawRow>(sql`SELECT a.id, a.created_at, a.actor_name AS name, a.actor_email AS email, a.action, a.target_type, a.target_id,
               a.ip_address, a.user_agent, a.details
             FROM activity_logs a
-            WHERE a.tenant_id = ${tenantId} ${c ? sql`AND (a.created_at < ${c.createdAt} OR (a.created_at = ${c.createdAt} AND a.id < ${c.id}))` : sql``}
+            WHERE a.tenant_id = ${scope.id} ${c ? sql`AND (a.created_at < ${c.createdAt} OR (a.created_at = ${c.createdAt} AND a.id < ${c.id}))` : sql``}
             ORDER BY a.created_at DESC, a.id DESC LIMIT ${PAGE}`);
           if (rows.length === 0) {
             controller.close();

@@ -2,8 +2,8 @@
 // the tenant's audit entries newest first, one page at a time by keyset (created_at, id), so the
 // screen stays fast on a tenant with millions of entries and pages never shift as entries arrive.
 import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { activityLogs } from '../../db/schema';
+import type { TenantScope } from '../tenants/scope';
 
 export const ACTIVITY_PAGE_SIZE = 50;
 
@@ -80,28 +80,27 @@ function filterConditions(f: ActivityFilter): (SQL | undefined)[] {
 }
 
 /** One entry of the tenant's log, with its details, for the screen's detail panel. */
-export async function getActivity(db: Db, tenantId: number, id: number): Promise<(ActivityEntry & { details: unknown }) | null> {
-  const row = await db
+export async function getActivity(scope: TenantScope, id: number): Promise<(ActivityEntry & { details: unknown }) | null> {
+  const row = await scope.db
     .select({ ...ENTRY_COLUMNS, details: activityLogs.details })
     .from(activityLogs)
-    .where(and(eq(activityLogs.tenantId, tenantId), eq(activityLogs.id, id)))
+    .where(scope.own(activityLogs, eq(activityLogs.id, id)))
     .get();
   return row ?? null;
 }
 
 export async function listActivity(
-  db: Db,
-  tenantId: number,
+  scope: TenantScope,
   before: ActivityCursor | null,
   limit = ACTIVITY_PAGE_SIZE,
   filter: ActivityFilter = {},
 ): Promise<{ entries: ActivityEntry[]; next: ActivityCursor | null }> {
-  const rows = await db
+  const rows = await scope.db
     .select(ENTRY_COLUMNS)
     .from(activityLogs)
     .where(
-      and(
-        eq(activityLogs.tenantId, tenantId),
+      scope.own(
+        activityLogs,
         before ? or(lt(activityLogs.createdAt, before.createdAt), and(eq(activityLogs.createdAt, before.createdAt), lt(activityLogs.id, before.id))) : undefined,
         ...filterConditions(filter),
       ),

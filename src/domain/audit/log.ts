@@ -1,10 +1,11 @@
 // Audit log of admin and sign-in events (spec 02 activity logs).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { activityLogs, users } from '../../db/schema';
 
 export interface AuditEvent {
-  tenantId: number | null;
+  /** The tenant, or a sub-select that finds it in the same batch (a tenant being created). */
+  tenantId: number | SQL<number> | null;
   actorUserId: number | null;
   action: string;
   targetType?: string;

@@ -2,10 +2,11 @@
 // contact (register, edit, delete). Ids of another tenant are 404s.
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { tenantContacts, type Tenant } from '../../db/schema';
+import { tenantContacts } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
 import type { Actor } from '../tenant-settings/settings';
+import type { TenantScope } from '../tenants/scope';
 
 export interface ContactInput {
   companyName: string;
@@ -35,42 +36,42 @@ const values = (p: ContactInput) => ({
   address: p.address,
 });
 
-export async function getContacts(deps: Deps, tenant: Tenant) {
-  const rows = await deps.db.select().from(tenantContacts).where(eq(tenantContacts.tenantId, tenant.id));
+export async function getContacts(deps: Deps, scope: TenantScope) {
+  const rows = await deps.db.select().from(tenantContacts).where(scope.own(tenantContacts));
   return { primary_contact: view(rows.find((r) => r.kind === 'primary')), billing_contact: view(rows.find((r) => r.kind === 'billing')) };
 }
 
-export async function createBillingContact(deps: Deps, tenant: Tenant, p: ContactInput, actor: Actor) {
+export async function createBillingContact(deps: Deps, scope: TenantScope, p: ContactInput, actor: Actor) {
   const now = deps.clock.now();
   const row = await deps.db
     .insert(tenantContacts)
-    .values({ tenantId: tenant.id, kind: 'billing', ...values(p), createdAt: now, updatedAt: now })
+    .values({ tenantId: scope.id, kind: 'billing', ...values(p), createdAt: now, updatedAt: now })
     .onConflictDoNothing()
     .returning()
     .get();
   if (!row) throw new AppError('billing-contact-exists');
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'contact.billing_created', targetType: 'contact', targetId: row.id, ipAddress: actor.ip }, now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'contact.billing_created', targetType: 'contact', targetId: row.id, ipAddress: actor.ip }, now);
   return view(row);
 }
 
-export async function updateContact(deps: Deps, tenant: Tenant, id: number, p: ContactInput, actor: Actor) {
+export async function updateContact(deps: Deps, scope: TenantScope, id: number, p: ContactInput, actor: Actor) {
   const now = deps.clock.now();
   const row = await deps.db
     .update(tenantContacts)
     .set({ ...values(p), updatedAt: now })
-    .where(and(eq(tenantContacts.id, id), eq(tenantContacts.tenantId, tenant.id)))
+    .where(and(eq(tenantContacts.id, id), scope.own(tenantContacts)))
     .returning()
     .get();
   if (!row) throw new AppError('not-found');
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: `contact.${row.kind}_updated`, targetType: 'contact', targetId: id, ipAddress: actor.ip }, now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: `contact.${row.kind}_updated`, targetType: 'contact', targetId: id, ipAddress: actor.ip }, now);
   return view(row);
 }
 
-export async function deleteContact(deps: Deps, tenant: Tenant, id: number, actor: Actor): Promise<void> {
-  const row = await deps.db.select().from(tenantContacts).where(and(eq(tenantContacts.id, id), eq(tenantContacts.tenantId, tenant.id))).get();
+export async function deleteContact(deps: Deps, scope: TenantScope, id: number, actor: Actor): Promise<void> {
+  const row = await deps.db.select().from(tenantContacts).where(and(eq(tenantContacts.id, id), scope.own(tenantContacts))).get();
   if (!row) throw new AppError('not-found');
   if (row.kind === 'primary') throw new AppError('cannot-delete-primary-contact');
   const now = deps.clock.now();
   await deps.db.delete(tenantContacts).where(eq(tenantContacts.id, id));
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'contact.billing_deleted', targetType: 'contact', targetId: id, ipAddress: actor.ip }, now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'contact.billing_deleted', targetType: 'contact', targetId: id, ipAddress: actor.ip }, now);
 }

@@ -2,24 +2,25 @@
 // provider's records, active accounts counted from the memberships.
 import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { contractDetails, tenantApps, tenantUsers, type Tenant } from '../../db/schema';
+import { contractDetails, tenantApps, tenantUsers } from '../../db/schema';
+import type { TenantScope } from '../tenants/scope';
 
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
-export async function getContractDetails(deps: Deps, tenant: Tenant) {
+export async function getContractDetails(deps: Deps, scope: TenantScope) {
   const { db } = deps;
-  const active = and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus));
+  const active = scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus));
   const countWhere = async (extra: ReturnType<typeof isNotNull>) => (await db.select({ n: count() }).from(tenantUsers).where(and(active, extra)).get())?.n ?? 0;
   const [cd, apps, meishi, scheduler, sso] = await Promise.all([
-    db.select().from(contractDetails).where(eq(contractDetails.tenantId, tenant.id)).get(),
-    db.select().from(tenantApps).where(eq(tenantApps.tenantId, tenant.id)),
+    db.select().from(contractDetails).where(scope.own(contractDetails)).get(),
+    db.select().from(tenantApps).where(scope.own(tenantApps)),
     countWhere(isNotNull(tenantUsers.meishiAccessGrantedAt)),
     countWhere(isNotNull(tenantUsers.schedulerAccessGrantedAt)),
     countWhere(eq(tenantUsers.isSsoEnabled, true)),
   ]);
   const app = (key: 'meishi' | 'scheduler') => apps.find((a) => a.app === key);
   return {
-    status: tenant.status,
+    status: scope.tenant.status,
     trial_ends_at: iso(cd?.trialEndsAt),
     contract_starts_at: iso(cd?.contractStartsAt),
     contract_ends_at: iso(cd?.contractEndsAt),
@@ -38,9 +39,9 @@ export async function getContractDetails(deps: Deps, tenant: Tenant) {
     is_feature_salesforce_subscribed: cd?.isFeatureSalesforceSubscribed ?? false,
     is_feature_relation_subscribed: cd?.isFeatureRelationSubscribed ?? false,
     is_feature_geniee_subscribed: cd?.isFeatureGenieeSubscribed ?? false,
-    feature_sso_users_limit: tenant.featureSsoUsersLimit,
+    feature_sso_users_limit: scope.tenant.featureSsoUsersLimit,
     sso_active_accounts: sso,
-    is_feature_ip_restriction_subscribed: tenant.isFeatureIpRestrictionSubscribed,
+    is_feature_ip_restriction_subscribed: scope.tenant.isFeatureIpRestrictionSubscribed,
     feature_scanner_app_keys_limit: cd?.featureScannerAppKeysLimit ?? 0,
     scanner_app_active_keys: cd?.scannerAppActiveKeys ?? 0,
   };

@@ -5,7 +5,7 @@ import { and, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
 import { contractDetails, tenantApps, tenants, tenantUsers, users, type Tenant } from '../../db/schema';
 import type { CreateTenantInput, UpdateTenantInput } from '../../shared/operator/schemas';
-import { auditInsert } from '../audit/log';
+import { auditInsert, type AuditEvent } from '../audit/log';
 import { sendInvitation } from '../account/registration';
 import { AppError, isUniqueViolation } from '../errors';
 import { RESERVED_SUBDOMAINS } from '../tenant-settings/settings';
@@ -19,7 +19,7 @@ export interface OperatorActor {
 }
 
 /** Audit entry of an operator call: no user acts, the token does (named in details). */
-export function operatorAudit(actor: OperatorActor, action: string, e: { tenantId?: number | null; targetType?: string; targetId?: string | number; details?: Record<string, unknown> }) {
+export function operatorAudit(actor: OperatorActor, action: string, e: { tenantId?: AuditEvent['tenantId']; targetType?: string; targetId?: string | number; details?: Record<string, unknown> }) {
   return {
     tenantId: e.tenantId ?? null,
     actorUserId: null,
@@ -198,8 +198,7 @@ export async function createTenant(deps: Deps, actor: OperatorActor, input: Crea
       auditInsert(
         db,
         operatorAudit(actor, 'tenant_created', {
-          // The sub-select again: drizzle writes SQL values as they are (the type says number).
-          tenantId: tenantId as unknown as number,
+          tenantId,
           targetType: 'tenant',
           details: { subdomain: label, name: input.name, status: input.status, apps: input.apps, admin: email },
         }),

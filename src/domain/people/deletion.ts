@@ -5,19 +5,21 @@
 // Workers cron and the Node timer call. See docs/decisions/0012-people-administration.md.
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { additionalDepartments, backgroundJobs, mailQueue, sessions, tenants, tenantUsers, users, type Tenant } from '../../db/schema';
+import { additionalDepartments, backgroundJobs, mailQueue, sessions, tenants, tenantUsers, users } from '../../db/schema';
 import { auditInsert } from '../audit/log';
 import { AppError } from '../errors';
-import { activeAdminCount, adminGuard, findMember, isGuardFailure, rawStatement } from './members';
+import { activeAdminCount, adminGuard, findMember, isGuardFailure } from './members';
 import type { PeopleActor } from './users';
+import { tenantScope, type TenantScope } from '../tenants/scope';
+import { rawStatement } from '../../db/client';
 
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 10;
 
 /** Marks the member deleting and records the job; an existing job for the member is reused. */
-export async function startUserDeletion(deps: Deps, tenant: Tenant, userId: number, actor: PeopleActor): Promise<number> {
+export async function startUserDeletion(deps: Deps, scope: TenantScope, userId: number, actor: PeopleActor): Promise<number> {
   const { db, clock } = deps;
-  const { member } = await findMember(db, tenant.id, userId);
+  const { member } = await findMember(scope, userId);
   if (member.operationStatus === 'deleting') {
     const job = await db
       .select({ id: backgroundJobs.id })
@@ -28,17 +30,17 @@ export async function startUserDeletion(deps: Deps, tenant: Tenant, userId: numb
   }
   // A pending invitation never counted as an admin: cancelling it is always possible.
   const countedAdmin = member.isAdmin && member.deactivatedAt === null && !member.invitationPending;
-  if (countedAdmin && (await activeAdminCount(db, tenant.id)) <= 1) {
+  if (countedAdmin && (await activeAdminCount(scope)) <= 1) {
     throw new AppError('cannot-delete-last-admin');
   }
   const now = clock.now();
   try {
     const [, , inserted] = await db.batch([
       db.update(tenantUsers).set({ operationStatus: 'deleting', updatedAt: now }).where(eq(tenantUsers.id, member.id)),
-      db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.tenantId, tenant.id))),
-      db.insert(backgroundJobs).values({ tenantId: tenant.id, kind: 'delete_user', targetId: member.id, actorUserId: actor.userId, createdAt: now }).returning({ id: backgroundJobs.id }),
-      auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'user.deletion_started', targetType: 'user', targetId: userId, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
-      ...(countedAdmin ? [adminGuard(db, tenant.id)] : []),
+      db.delete(sessions).where(and(eq(sessions.userId, userId), scope.own(sessions))),
+      scope.insert(backgroundJobs, { kind: 'delete_user', targetId: member.id, actorUserId: actor.userId, createdAt: now }).returning({ id: backgroundJobs.id }),
+      auditInsert(db, { tenantId: scope.id, actorUserId: actor.userId, action: 'user.deletion_started', targetType: 'user', targetId: userId, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
+      ...(countedAdmin ? [adminGuard(scope)] : []),
     ]);
     return inserted[0]!.id;
   } catch (e) {
@@ -70,24 +72,25 @@ export async function runDeletionJob(deps: Deps, jobId: number): Promise<boolean
       .where(eq(tenantUsers.id, job.targetId))
       .get();
     if (row) {
+      const scope = tenantScope(db, row.tenant);
       const apps: ('meishi' | 'scheduler')[] = [];
       if (row.member.meishiAccessGrantedAt !== null) apps.push('meishi');
       if (row.member.schedulerAccessGrantedAt !== null) apps.push('scheduler');
       // The apps first: if this fails the membership is still here and the job retries.
       if (deps.appUsage && apps.length) {
-        await deps.appUsage.userRemoved({ tenantId: row.tenant.id, tenantInitialSubdomain: row.tenant.initialSubdomain, userId: row.user.id, email: row.user.email }, apps);
+        await deps.appUsage.userRemoved({ tenantId: scope.id, tenantInitialSubdomain: row.tenant.initialSubdomain, userId: row.user.id, email: row.user.email }, apps);
       }
       const done = clock.now();
       await db.batch([
-        db.delete(additionalDepartments).where(eq(additionalDepartments.tenantUserId, row.member.id)),
-        db.delete(sessions).where(and(eq(sessions.userId, row.user.id), eq(sessions.tenantId, row.tenant.id))),
-        db.delete(mailQueue).where(and(eq(mailQueue.userId, row.user.id), eq(mailQueue.tenantId, row.tenant.id))),
-        db.delete(tenantUsers).where(eq(tenantUsers.id, row.member.id)),
+        scope.delete(additionalDepartments, eq(additionalDepartments.tenantUserId, row.member.id)),
+        scope.delete(sessions, eq(sessions.userId, row.user.id)),
+        scope.delete(mailQueue, eq(mailQueue.userId, row.user.id)),
+        scope.delete(tenantUsers, eq(tenantUsers.id, row.member.id)),
         // The identity goes too when no tenant holds it any more (staff accounts stay).
         rawStatement(db, sql`DELETE FROM users WHERE id = ${row.user.id} AND is_tenant_manager = 0
           AND NOT EXISTS (SELECT 1 FROM tenant_users WHERE user_id = ${row.user.id})`),
         db.update(backgroundJobs).set({ status: 'done', finishedAt: done, lockedUntil: null }).where(eq(backgroundJobs.id, job.id)),
-        auditInsert(db, { tenantId: row.tenant.id, actorUserId: job.actorUserId, action: 'user.deleted', targetType: 'user', targetId: row.user.id, details: { email: row.user.email } }, done),
+        auditInsert(db, { tenantId: scope.id, actorUserId: job.actorUserId, action: 'user.deleted', targetType: 'user', targetId: row.user.id, details: { email: row.user.email } }, done),
       ]);
     } else {
       await db.update(backgroundJobs).set({ status: 'done', finishedAt: clock.now(), lockedUntil: null }).where(eq(backgroundJobs.id, job.id));

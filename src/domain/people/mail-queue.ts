@@ -9,6 +9,7 @@ import type { Deps } from '../../deps';
 import { mailQueue, tenants, tenantUsers, users } from '../../db/schema';
 import { sendInvitation } from '../account/registration';
 import { sendAddedToTenant } from './users';
+import type { TenantScope } from '../tenants/scope';
 
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 5;
@@ -24,13 +25,13 @@ const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / ID
  * leaves the row for the sweep and parallel calls send each row once. At most MAIL_QUEUE_BATCH
  * rows per call (no request sends more than a drain would); the rest wait in the queue.
  */
-export async function sendPendingMailOf(deps: Deps, tenantId: number, userIds: number | number[]): Promise<number> {
+export async function sendPendingMailOf(deps: Deps, scope: TenantScope, userIds: number | number[]): Promise<number> {
   const ids: number[] = [];
   for (const part of chunks([...new Set(Array.isArray(userIds) ? userIds : [userIds])])) {
     const rows = await deps.db
       .select({ id: mailQueue.id })
       .from(mailQueue)
-      .where(and(inArray(mailQueue.userId, part), eq(mailQueue.tenantId, tenantId), eq(mailQueue.status, 'pending')));
+      .where(and(inArray(mailQueue.userId, part), scope.own(mailQueue), eq(mailQueue.status, 'pending')));
     ids.push(...rows.map((r) => r.id));
   }
   let sent = 0;
@@ -76,6 +77,8 @@ export async function drainMailQueue(deps: Deps, opts: { limit?: number; ids?: n
       const row = await db
         .select({ user: users, tenant: tenants, member: tenantUsers })
         .from(users)
+        // The queue drains every tenant's rows: each row names its own tenant.
+        // eslint-disable-next-line no-restricted-syntax
         .innerJoin(tenantUsers, and(eq(tenantUsers.userId, users.id), eq(tenantUsers.tenantId, claimed.tenantId!)))
         .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
         .where(eq(users.id, claimed.userId))

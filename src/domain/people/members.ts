@@ -1,26 +1,13 @@
-// Tenant-bound queries of the people area: every function takes the tenant id and filters by it,
-// so another tenant's ids answer "not found" (404) and nothing else.
+// Tenant-bound queries of the people area: every function takes the tenant's scope and queries
+// through it, so another tenant's ids answer "not found" (404) and nothing else.
 import { and, asc, count, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Db, SqlStatement } from '../../db/client';
-import { additionalDepartments, departments, tenantApps, tenantUsers, users, type AppKey, type Tenant, type TenantUser, type User } from '../../db/schema';
+import { rawStatement } from '../../db/client';
+import { additionalDepartments, departments, tenantApps, tenantUsers, users, type AppKey, type TenantUser, type User } from '../../db/schema';
 import type { AdminUser, DepartmentRef, ManagedApp, UsersQuery } from '../../shared/people/schemas';
 import { memberApps } from '../tenants/memberships';
 import { AppError } from '../errors';
-
-/**
- * A raw SQL statement for `db.batch([...])` on both drivers. drizzle's `db.run(sql)` works in a
- * libSQL batch but not in a D1 batch (its item has no prepared D1 statement, so binding fails), so
- * the statement is prepared through the session like any query builder's.
- */
-export function rawStatement(db: Db, query: SQL) {
-  const internals = db as unknown as {
-    session: { prepareQuery(q: unknown, fields: undefined, method: 'run', arrayMode: boolean): unknown };
-    dialect: { sqlToQuery(q: SQL): unknown };
-  };
-  const prepared = () => internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, 'run', false);
-  return { _prepare: prepared, toSQL: () => internals.dialect.sqlToQuery(query) } as unknown as ReturnType<Db['run']> & { toSQL(): SqlStatement };
-}
+import type { TenantScope } from '../tenants/scope';
 
 /**
  * `column IN (ids)` with the list as one bound JSON value: D1 accepts at most 100 bound
@@ -33,8 +20,8 @@ export function inIds(column: SQLiteColumn, ids: number[]): SQL {
 export const iso = (v: number | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 /** Conditions of a member who counts: accepted, not deactivated and not being deleted. */
-export const activeMember = (tenantId: number) =>
-  and(eq(tenantUsers.tenantId, tenantId), isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false));
+export const activeMember = (scope: TenantScope) =>
+  scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false));
 
 /** Refuses every change to, and every read about, an account whose invitation is pending. */
 export function assertAccepted(member: TenantUser): void {
@@ -45,9 +32,9 @@ export function assertAccepted(member: TenantUser): void {
  * The account's name is the person's once they registered or belong to another tenant too; a
  * tenant admin sets it only for an account of its own that nobody has claimed yet.
  */
-export async function nameIsTenants(db: Db, tenantId: number, user: User): Promise<boolean> {
+export async function nameIsTenants(scope: TenantScope, user: User): Promise<boolean> {
   if (user.passwordHash !== null || user.isTenantManager) return false;
-  const other = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(and(eq(tenantUsers.userId, user.id), ne(tenantUsers.tenantId, tenantId))).get();
+  const other = await scope.db.select({ id: tenantUsers.id }).from(tenantUsers).where(and(eq(tenantUsers.userId, user.id), ne(tenantUsers.tenantId, scope.id))).get();
   return !other;
 }
 
@@ -56,25 +43,25 @@ export const APP_COLUMN: Record<ManagedApp, 'meishi_access_granted_at' | 'schedu
   scheduler: 'scheduler_access_granted_at',
 };
 
-export async function contractedApps(db: Db, tenantId: number) {
-  return db.select().from(tenantApps).where(eq(tenantApps.tenantId, tenantId));
+export async function contractedApps(scope: TenantScope) {
+  return scope.db.select().from(tenantApps).where(scope.own(tenantApps));
 }
 
 /** Seats in use per app: active members (not deactivated, not being deleted) holding the app. */
-export async function seatsUsed(db: Db, tenantId: number): Promise<Record<ManagedApp, number>> {
-  const row = await db
+export async function seatsUsed(scope: TenantScope): Promise<Record<ManagedApp, number>> {
+  const row = await scope.db
     .select({
       meishi: sql<number>`coalesce(sum(${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
       scheduler: sql<number>`coalesce(sum(${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
     })
     .from(tenantUsers)
-    .where(activeMember(tenantId))
+    .where(activeMember(scope))
     .get();
   return { meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) };
 }
 
-export async function allowedApps(db: Db, tenantId: number, known?: Record<ManagedApp, number>) {
-  const [apps, used] = await Promise.all([contractedApps(db, tenantId), known ?? seatsUsed(db, tenantId)]);
+export async function allowedApps(scope: TenantScope, known?: Record<ManagedApp, number>) {
+  const [apps, used] = await Promise.all([contractedApps(scope), known ?? seatsUsed(scope)]);
   return apps
     .filter((a): a is typeof a & { app: ManagedApp } => a.app === 'meishi' || a.app === 'scheduler')
     .sort((a, b) => (a.app === 'meishi' ? -1 : b.app === 'meishi' ? 1 : 0))
@@ -88,9 +75,9 @@ export async function allowedApps(db: Db, tenantId: number, known?: Record<Manag
  * Refuses when granting `adding` apps (to members who do not hold them yet) would exceed a seat
  * count: quota_finished with the app. `extra` is how many new holders per app the change adds.
  */
-export async function assertSeats(db: Db, tenantId: number, extra: Partial<Record<ManagedApp, number>>): Promise<void> {
-  const apps = await contractedApps(db, tenantId);
-  const used = await seatsUsed(db, tenantId);
+export async function assertSeats(scope: TenantScope, extra: Partial<Record<ManagedApp, number>>): Promise<void> {
+  const apps = await contractedApps(scope);
+  const used = await seatsUsed(scope);
   for (const [app, n] of Object.entries(extra) as [ManagedApp, number][]) {
     if (!n) continue;
     const contracted = apps.find((a) => a.app === app);
@@ -105,38 +92,38 @@ export async function assertSeats(db: Db, tenantId: number, extra: Partial<Recor
  * interactive transactions; a failing statement rolls the whole batch back, which closes the race
  * between two admins taking the last seat at the same moment.
  */
-export function seatGuard(db: Db, tenantId: number) {
-  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
+export function seatGuard(scope: TenantScope) {
+  return rawStatement(scope.db, sql`INSERT INTO tenant_apps (tenant_id, app)
     SELECT NULL, NULL FROM tenant_apps ta
-    WHERE ta.tenant_id = ${tenantId} AND ta.seats IS NOT NULL AND ta.app IN ('meishi', 'scheduler')
+    WHERE ta.tenant_id = ${scope.id} AND ta.seats IS NOT NULL AND ta.app IN ('meishi', 'scheduler')
       AND (SELECT count(*) FROM tenant_users tu
            WHERE tu.tenant_id = ta.tenant_id AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL
              AND (CASE ta.app WHEN 'meishi' THEN tu.meishi_access_granted_at ELSE tu.scheduler_access_granted_at END) IS NOT NULL) > ta.seats`);
 }
 
 /** Fails the batch when the tenant would be left without an active admin. */
-export function adminGuard(db: Db, tenantId: number) {
-  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
+export function adminGuard(scope: TenantScope) {
+  return rawStatement(scope.db, sql`INSERT INTO tenant_apps (tenant_id, app)
     SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM tenant_users tu
-      WHERE tu.tenant_id = ${tenantId} AND tu.is_admin = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL AND tu.invitation_pending = 0)`);
+      WHERE tu.tenant_id = ${scope.id} AND tu.is_admin = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL AND tu.invitation_pending = 0)`);
 }
 
 /**
  * Fails the batch when, after its own writes, more active members use SSO than the tenant's SSO
  * users limit allows (read from the tenant row in the same statement, never from a copy).
  */
-export function ssoGuard(db: Db, tenantId: number) {
-  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
-    SELECT NULL, NULL FROM tenants t WHERE t.id = ${tenantId}
+export function ssoGuard(scope: TenantScope) {
+  return rawStatement(scope.db, sql`INSERT INTO tenant_apps (tenant_id, app)
+    SELECT NULL, NULL FROM tenants t WHERE t.id = ${scope.id}
       AND (SELECT count(*) FROM tenant_users tu
            WHERE tu.tenant_id = t.id AND tu.is_sso_enabled = 1 AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL AND tu.invitation_pending = 0)
         > max(t.feature_sso_users_limit, 0)`);
 }
 
 /** Fails the batch when two members of the tenant would share a SAML name id (one could sign in as the other). */
-export function nameIdGuard(db: Db, tenantId: number, nameId: string) {
-  return rawStatement(db, sql`INSERT INTO tenant_apps (tenant_id, app)
-    SELECT NULL, NULL WHERE (SELECT count(*) FROM tenant_users WHERE tenant_id = ${tenantId} AND saml_name_id = ${nameId}) > 1`);
+export function nameIdGuard(scope: TenantScope, nameId: string) {
+  return rawStatement(scope.db, sql`INSERT INTO tenant_apps (tenant_id, app)
+    SELECT NULL, NULL WHERE (SELECT count(*) FROM tenant_users WHERE tenant_id = ${scope.id} AND saml_name_id = ${nameId}) > 1`);
 }
 
 export function isGuardFailure(e: unknown): boolean {
@@ -144,8 +131,8 @@ export function isGuardFailure(e: unknown): boolean {
   return /NOT NULL constraint failed: tenant_apps/i.test(text);
 }
 
-export async function activeAdminCount(db: Db, tenantId: number): Promise<number> {
-  const row = await db.select({ n: count() }).from(tenantUsers).where(and(activeMember(tenantId), eq(tenantUsers.isAdmin, true))).get();
+export async function activeAdminCount(scope: TenantScope): Promise<number> {
+  const row = await scope.db.select({ n: count() }).from(tenantUsers).where(and(activeMember(scope), eq(tenantUsers.isAdmin, true))).get();
   return row?.n ?? 0;
 }
 
@@ -155,40 +142,40 @@ export interface MemberRow {
 }
 
 /** The member with user id `userId` in this tenant, or 404 (also for another tenant's user). */
-export async function findMember(db: Db, tenantId: number, userId: number): Promise<MemberRow> {
-  const row = await db
+export async function findMember(scope: TenantScope, userId: number): Promise<MemberRow> {
+  const row = await scope.db
     .select({ member: tenantUsers, user: users })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.userId, userId)))
+    .where(scope.own(tenantUsers, eq(tenantUsers.userId, userId)))
     .get();
   if (!row) throw new AppError('not-found');
   return row;
 }
 
 /** Departments of this tenant with these ids; 404 when one is not the tenant's. */
-export async function assertDepartments(db: Db, tenantId: number, ids: number[]): Promise<void> {
+export async function assertDepartments(scope: TenantScope, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
-  const rows = await db.select({ id: departments.id }).from(departments).where(and(eq(departments.tenantId, tenantId), inIds(departments.id, unique)));
+  const rows = await scope.db.select({ id: departments.id }).from(departments).where(scope.own(departments, inIds(departments.id, unique)));
   if (rows.length !== unique.length) throw new AppError('not-found', { field: 'department' });
 }
 
 const MANAGED: AppKey[] = ['meishi', 'scheduler'];
 
 /** Builds list items for these rows with two more queries (main and additional departments). */
-export async function toAdminUsers(db: Db, tenantId: number, rows: MemberRow[]): Promise<AdminUser[]> {
+export async function toAdminUsers(scope: TenantScope, rows: MemberRow[]): Promise<AdminUser[]> {
   if (rows.length === 0) return [];
-  const contracted = (await contractedApps(db, tenantId)).map((a) => a.app);
+  const contracted = (await contractedApps(scope)).map((a) => a.app);
   const deptIds = [...new Set(rows.map((r) => r.member.departmentId).filter((x): x is number => x !== null))];
   const mainDepts = deptIds.length
-    ? await db.select({ id: departments.id, name: departments.name }).from(departments).where(and(eq(departments.tenantId, tenantId), inIds(departments.id, deptIds)))
+    ? await scope.db.select({ id: departments.id, name: departments.name }).from(departments).where(scope.own(departments, inIds(departments.id, deptIds)))
     : [];
-  const extra = await db
+  const extra = await scope.db
     .select({ tenantUserId: additionalDepartments.tenantUserId, id: departments.id, name: departments.name })
     .from(additionalDepartments)
     .innerJoin(departments, eq(departments.id, additionalDepartments.departmentId))
-    .where(and(eq(additionalDepartments.tenantId, tenantId), inIds(additionalDepartments.tenantUserId, rows.map((r) => r.member.id))))
+    .where(scope.own(additionalDepartments, inIds(additionalDepartments.tenantUserId, rows.map((r) => r.member.id))))
     .orderBy(asc(departments.name));
   const byMember = new Map<number, DepartmentRef[]>();
   for (const e of extra) {
@@ -239,8 +226,8 @@ export function containsPattern(term: string): string {
  * matching total, and toolbar counts. Search and sort run in SQL so a 50,000-member tenant
  * answers from indexes and one sort, never by loading every row.
  */
-export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
-  const where: SQL[] = [eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt)];
+export async function listUsers(scope: TenantScope, q: UsersQuery) {
+  const where: SQL[] = [scope.own(tenantUsers), isNull(tenantUsers.deactivatedAt)];
   if (q.search) {
     const p = containsPattern(q.search.toLowerCase());
     // A pending invitation's account name is not the tenant's to search.
@@ -259,7 +246,7 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
         [sql`${tenantUsers.lastActiveAt} IS NULL`, dir(sortColumn), dir(tenantUsers.id)]
       : [dir(sortColumn), dir(tenantUsers.id)];
   const [rows, total, counts] = await Promise.all([
-    db
+    scope.db
       .select({ member: tenantUsers, user: users })
       .from(tenantUsers)
       .innerJoin(users, eq(users.id, tenantUsers.userId))
@@ -268,10 +255,10 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
       .limit(q.perPage)
       .offset((q.page - 1) * q.perPage),
     q.search
-      ? db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(and(...where)).get()
+      ? scope.db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(and(...where)).get()
       : null,
     // One pass over the tenant's members for the toolbar, the seats in use and the SSO status.
-    db
+    scope.db
       .select({
         users: count(),
         neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
@@ -284,11 +271,11 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
       })
       .from(tenantUsers)
       .innerJoin(users, eq(users.id, tenantUsers.userId))
-      .where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt)))
+      .where(scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt)))
       .get(),
   ]);
   return {
-    data: await toAdminUsers(db, tenant.id, rows),
+    data: await toAdminUsers(scope, rows),
     total: total?.n ?? counts?.users ?? 0,
     page: q.page,
     perPage: q.perPage,
@@ -300,10 +287,10 @@ export async function listUsers(db: Db, tenant: Tenant, q: UsersQuery) {
 }
 
 /** GET admin/deactivated-users: deactivated_at descending, 25 per page. */
-export async function listDeactivated(db: Db, tenantId: number, page: number, perPage: number) {
-  const where = and(eq(tenantUsers.tenantId, tenantId), isNotNull(tenantUsers.deactivatedAt));
+export async function listDeactivated(scope: TenantScope, page: number, perPage: number) {
+  const where = scope.own(tenantUsers, isNotNull(tenantUsers.deactivatedAt));
   const [rows, total] = await Promise.all([
-    db
+    scope.db
       .select({ member: tenantUsers, user: users })
       .from(tenantUsers)
       .innerJoin(users, eq(users.id, tenantUsers.userId))
@@ -311,7 +298,7 @@ export async function listDeactivated(db: Db, tenantId: number, page: number, pe
       .orderBy(desc(tenantUsers.deactivatedAt), desc(tenantUsers.id))
       .limit(perPage)
       .offset((page - 1) * perPage),
-    db.select({ n: count() }).from(tenantUsers).where(where).get(),
+    scope.db.select({ n: count() }).from(tenantUsers).where(where).get(),
   ]);
-  return { data: await toAdminUsers(db, tenantId, rows), total: total?.n ?? 0, page, perPage };
+  return { data: await toAdminUsers(scope, rows), total: total?.n ?? 0, page, perPage };
 }

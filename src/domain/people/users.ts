@@ -5,29 +5,16 @@
 import { and, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Deps } from '../../deps';
-import { additionalDepartments, mailQueue, samlSettings, sessions, tenants, tenantUsers, users, type Tenant, type User } from '../../db/schema';
+import { additionalDepartments, mailQueue, sessions, tenants, tenantUsers, users, type Tenant, type User } from '../../db/schema';
 import type { AdminUser, ManagedApp, UserInput, UserUpdateInput } from '../../shared/people/schemas';
 import { actorSnapshot, auditInsert } from '../audit/log';
 import { AppError, isUniqueViolation } from '../errors';
 import { sendMail } from '../mail/messages';
 import { publicOrigin } from '../tenants/hosts';
-import {
-  activeAdminCount,
-  activeMember,
-  adminGuard,
-  assertAccepted,
-  assertDepartments,
-  assertSeats,
-  findMember,
-  isGuardFailure,
-  nameIdGuard,
-  nameIsTenants,
-  rawStatement,
-  seatGuard,
-  ssoGuard,
-  toAdminUsers,
-  type MemberRow,
-} from './members';
+import { activeAdminCount, activeMember, adminGuard, assertAccepted, assertDepartments, assertSeats, findMember, isGuardFailure, nameIdGuard, nameIsTenants, seatGuard, ssoGuard, toAdminUsers, type MemberRow } from './members';
+import type { TenantScope } from '../tenants/scope';
+import { idpConfigured } from '../sso/settings';
+import { rawStatement } from '../../db/client';
 
 export interface PeopleActor {
   userId: number;
@@ -35,8 +22,8 @@ export interface PeopleActor {
   userAgent: string | null;
 }
 
-const auditOf = (tenant: Tenant, actor: PeopleActor, action: string, targetId: number, details?: Record<string, unknown>) => ({
-  tenantId: tenant.id,
+const auditOf = (scope: TenantScope, actor: PeopleActor, action: string, targetId: number, details?: Record<string, unknown>) => ({
+  tenantId: scope.id,
   actorUserId: actor.userId,
   action,
   targetType: 'user',
@@ -47,25 +34,24 @@ const auditOf = (tenant: Tenant, actor: PeopleActor, action: string, targetId: n
 });
 
 /** SSO options show when the tenant has SSO on (or its IdP configured) and an SSO users limit. */
-export async function ssoOptionsVisible(deps: Deps, tenant: Tenant, isManager: boolean): Promise<boolean> {
-  if (tenant.featureSsoUsersLimit <= 0) return false;
-  if (tenant.isSsoEnabled) return true;
+export async function ssoOptionsVisible(scope: TenantScope, isManager: boolean): Promise<boolean> {
+  if (scope.tenant.featureSsoUsersLimit <= 0) return false;
+  if (scope.tenant.isSsoEnabled) return true;
   if (!isManager) return false;
-  const s = await deps.db.select({ ok: samlSettings.isIdpConfigured }).from(samlSettings).where(eq(samlSettings.tenantId, tenant.id)).get();
-  return Boolean(s?.ok);
+  return idpConfigured(scope);
 }
 
-async function ssoUsersOtherThan(deps: Deps, tenantId: number, tenantUserId: number | null): Promise<number> {
+async function ssoUsersOtherThan(deps: Deps, scope: TenantScope, tenantUserId: number | null): Promise<number> {
   const row = await deps.db
     .select({ n: count() })
     .from(tenantUsers)
-    .where(and(activeMember(tenantId), eq(tenantUsers.isSsoEnabled, true), tenantUserId === null ? undefined : ne(tenantUsers.id, tenantUserId)))
+    .where(and(activeMember(scope), eq(tenantUsers.isSsoEnabled, true), tenantUserId === null ? undefined : ne(tenantUsers.id, tenantUserId)))
     .get();
   return row?.n ?? 0;
 }
 
-async function assertSsoSeat(deps: Deps, tenant: Tenant, tenantUserId: number | null): Promise<void> {
-  if (tenant.featureSsoUsersLimit <= 0 || (await ssoUsersOtherThan(deps, tenant.id, tenantUserId)) + 1 > tenant.featureSsoUsersLimit) {
+async function assertSsoSeat(deps: Deps, scope: TenantScope, tenantUserId: number | null): Promise<void> {
+  if (scope.tenant.featureSsoUsersLimit <= 0 || (await ssoUsersOtherThan(deps, scope, tenantUserId)) + 1 > scope.tenant.featureSsoUsersLimit) {
     throw new AppError('sso_users_limit_exceeded');
   }
 }
@@ -74,18 +60,18 @@ async function assertSsoSeat(deps: Deps, tenant: Tenant, tenantUserId: number | 
  * A SAML name id identifies one member of the tenant: SSO login maps the IdP's NameID to it, so
  * two members with the same id would let one sign in as the other.
  */
-async function assertFreeNameId(deps: Deps, tenantId: number, nameId: string | null, exceptTenantUserId: number | null): Promise<void> {
+async function assertFreeNameId(deps: Deps, scope: TenantScope, nameId: string | null, exceptTenantUserId: number | null): Promise<void> {
   if (!nameId) return;
   const other = await deps.db
     .select({ id: tenantUsers.id })
     .from(tenantUsers)
-    .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.samlNameId, nameId), exceptTenantUserId === null ? undefined : ne(tenantUsers.id, exceptTenantUserId)))
+    .where(scope.own(tenantUsers, eq(tenantUsers.samlNameId, nameId), exceptTenantUserId === null ? undefined : ne(tenantUsers.id, exceptTenantUserId)))
     .get();
   if (other) throw new AppError('saml-name-id-taken');
 }
 
 /** Runs a batch; a guard failure becomes the rule's error after a fresh look at the data. */
-async function runGuarded(deps: Deps, tenant: Tenant, statements: unknown[], onGuard: () => Promise<never>): Promise<void> {
+async function runGuarded(deps: Deps, scope: TenantScope, statements: unknown[], onGuard: () => Promise<never>): Promise<void> {
   try {
     await deps.db.batch(statements as never);
   } catch (e) {
@@ -94,8 +80,8 @@ async function runGuarded(deps: Deps, tenant: Tenant, statements: unknown[], onG
   }
 }
 
-async function seatError(deps: Deps, tenant: Tenant, apps: ManagedApp[]): Promise<never> {
-  await assertSeats(deps.db, tenant.id, Object.fromEntries(apps.map((a) => [a, 0])));
+async function seatError(deps: Deps, scope: TenantScope, apps: ManagedApp[]): Promise<never> {
+  await assertSeats(scope, Object.fromEntries(apps.map((a) => [a, 0])));
   throw new AppError('quota_finished', { app: apps[0] });
 }
 
@@ -113,41 +99,42 @@ function heldApps(m: { meishiAccessGrantedAt: number | null; schedulerAccessGran
   return out;
 }
 
-async function reload(deps: Deps, tenant: Tenant, userId: number): Promise<AdminUser> {
-  const row = await findMember(deps.db, tenant.id, userId);
-  return (await toAdminUsers(deps.db, tenant.id, [row]))[0]!;
+async function reload(deps: Deps, scope: TenantScope, userId: number): Promise<AdminUser> {
+  const row = await findMember(scope, userId);
+  return (await toAdminUsers(scope, [row]))[0]!;
 }
 
 /** An invitation row for the mail queue (sent by drainMailQueue at a steady rate). */
-export function queueInvitation(deps: Deps, tenantId: number, userId: number, now: number) {
-  return deps.db.insert(mailQueue).values({ tenantId, userId, kind: 'invitation', availableAt: now, createdAt: now });
+export function queueInvitation(deps: Deps, scope: TenantScope, userId: number, now: number) {
+  return scope.insert(mailQueue, { userId, kind: 'invitation', availableAt: now, createdAt: now });
 }
 
-/** POST admin/users. Returns the user and whether an invitation was queued. */
 /** The mail to an existing portal account invited into another tenant: accept it on the portal. */
 export function sendAddedToTenant(deps: Deps, user: { id: number; name: string; email: string; language: 'ja' | 'en' }, tenant: Tenant) {
   const url = `${publicOrigin(deps.config.PUBLIC_URL, null)}${deps.config.BASE_PATH}/invitations`;
   return sendMail(deps, user, 'addedToTenant', { name: user.name, tenant: tenant.name, url }, tenant.id);
 }
 
-export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, actor: PeopleActor): Promise<{ user: AdminUser; invited: boolean }> {
+/** POST admin/users. Returns the user and whether an invitation was queued. */
+
+export async function addUser(deps: Deps, scope: TenantScope, input: UserInput, actor: PeopleActor): Promise<{ user: AdminUser; invited: boolean }> {
   const { db, clock } = deps;
   const email = input.email.toLowerCase();
   const mainId = input.department_id ?? null;
   const extraIds = [...new Set(input.additionalDepartmentIds)].filter((d) => d !== mainId);
-  await assertDepartments(db, tenant.id, mainId === null ? extraIds : [mainId, ...extraIds]);
+  await assertDepartments(scope, mainId === null ? extraIds : [mainId, ...extraIds]);
   // These reads answer the usual cases with the right message early; the batch below decides.
   const existing = await db.select().from(users).where(eq(users.email, email)).get();
   if (existing) {
-    const member = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(and(eq(tenantUsers.tenantId, tenant.id), eq(tenantUsers.userId, existing.id))).get();
+    const member = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(scope.own(tenantUsers, eq(tenantUsers.userId, existing.id))).get();
     if (member) throw new AppError('user_already_exists');
   }
   const apps = [...new Set(input.allowedApps)];
-  await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
+  await assertSeats(scope, Object.fromEntries(apps.map((a) => [a, 1])));
   const nameId = input.is_sso_enabled ? input.saml_name_id || null : null;
-  const likelyPending = existing !== undefined && !(await nameIsTenants(db, tenant.id, existing));
-  if (input.is_sso_enabled && !likelyPending) await assertSsoSeat(deps, tenant, null);
-  if (!likelyPending) await assertFreeNameId(deps, tenant.id, nameId, null);
+  const likelyPending = existing !== undefined && !(await nameIsTenants(scope, existing));
+  if (input.is_sso_enabled && !likelyPending) await assertSsoSeat(deps, scope, null);
+  if (!likelyPending) await assertFreeNameId(deps, scope, nameId, null);
   const now = clock.now();
   // A new account for the address unless one exists when the batch runs (not when it was read:
   // the address may have moved to another name meanwhile).
@@ -158,40 +145,40 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   // runs: two tenants adding one new address at the same moment cannot both make it a full
   // member (decision 0035). SSO is switched on for an invitation only once it is accepted.
   const pending = sql`(u.password_hash IS NOT NULL OR u.is_tenant_manager = 1
-    OR EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${tenant.id}))`;
+    OR EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${scope.id}))`;
   const cols = appColumns(apps, { meishi: null, scheduler: null }, now);
   statements.push(
     rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, saml_name_id, department_id,
         invited_at, invitation_pending, meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
-      SELECT ${tenant.id}, u.id, ${input.is_admin ? 1 : 0}, CASE WHEN ${pending} THEN 0 ELSE ${input.is_sso_enabled ? 1 : 0} END,
+      SELECT ${scope.id}, u.id, ${input.is_admin ? 1 : 0}, CASE WHEN ${pending} THEN 0 ELSE ${input.is_sso_enabled ? 1 : 0} END,
         CASE WHEN ${pending} THEN NULL ELSE ${nameId} END, ${mainId}, ${now}, ${pending},
         ${cols.meishiAccessGrantedAt}, ${cols.schedulerAccessGrantedAt}, ${now}, ${now}
       FROM users u WHERE u.email = ${email}`),
   );
   // The new membership row, as the statements after the insert find it.
-  const member = sql`users u CROSS JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${tenant.id}`;
+  const member = sql`users u CROSS JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${scope.id}`;
   const it = sql`u.email = ${email}`;
   if (extraIds.length) {
     statements.push(
       rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
-        SELECT ${tenant.id}, tu.id, d.value FROM ${member} CROSS JOIN json_each(${JSON.stringify(extraIds)}) d WHERE ${it}`),
+        SELECT ${scope.id}, tu.id, d.value FROM ${member} CROSS JOIN json_each(${JSON.stringify(extraIds)}) d WHERE ${it}`),
     );
   }
   // New people get a registration invitation, invited accounts the mail that asks them to accept.
   statements.push(
     rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
-      SELECT ${tenant.id}, u.id, CASE WHEN tu.invitation_pending = 1 THEN 'added' ELSE 'invitation' END, 'pending', 0, ${now}, ${now} FROM ${member} WHERE ${it}`),
+      SELECT ${scope.id}, u.id, CASE WHEN tu.invitation_pending = 1 THEN 'added' ELSE 'invitation' END, 'pending', 0, ${now}, ${now} FROM ${member} WHERE ${it}`),
     rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
-      SELECT ${tenant.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
+      SELECT ${scope.id}, ${actor.userId}, ${actorSnapshot(actor.userId)}, 'user.created', 'user', CAST(u.id AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
         json_patch(json_patch(${JSON.stringify({ email, apps, is_admin: input.is_admin })}, json_object('is_sso_enabled', json(CASE WHEN tu.is_sso_enabled = 1 THEN 'true' ELSE 'false' END))),
           CASE WHEN tu.invitation_pending = 1 THEN '{"invitation_pending":true}' ELSE '{}' END), ${now}
       FROM ${member} WHERE ${it}`),
-    seatGuard(db, tenant.id),
-    ssoGuard(db, tenant.id),
-    ...(nameId ? [nameIdGuard(db, tenant.id, nameId)] : []),
+    seatGuard(scope),
+    ssoGuard(scope),
+    ...(nameId ? [nameIdGuard(scope, nameId)] : []),
   );
   try {
-    await runGuarded(deps, tenant, statements, () => guardError(deps, tenant, { apps, nameId, exceptMember: null, sso: input.is_sso_enabled }));
+    await runGuarded(deps, scope, statements, () => guardError(deps, scope, { apps, nameId, exceptMember: null, sso: input.is_sso_enabled }));
   } catch (e) {
     // A concurrent add of the same address hit the unique index.
     if (isUniqueViolation(e, 'tenant_users')) throw new AppError('user_already_exists');
@@ -199,7 +186,7 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
   }
   const user = await db.select().from(users).where(eq(users.email, email)).get();
   // Registration invitation or "accept" mail: both are queued above and sent by the caller.
-  return { user: await reload(deps, tenant, user!.id), invited: true };
+  return { user: await reload(deps, scope, user!.id), invited: true };
 }
 
 /**
@@ -208,17 +195,17 @@ export async function addUser(deps: Deps, tenant: Tenant, input: UserInput, acto
  */
 async function guardError(
   deps: Deps,
-  tenant: Tenant,
+  scope: TenantScope,
   p: { apps: ManagedApp[]; nameId: string | null; exceptMember: number | null; sso: boolean; lastAdmin?: 'cannot-make-last-admin-as-non-admin'; soleMember?: number },
 ): Promise<never> {
-  if (p.lastAdmin && (await activeAdminCount(deps.db, tenant.id)) <= 1) throw new AppError(p.lastAdmin);
+  if (p.lastAdmin && (await activeAdminCount(scope)) <= 1) throw new AppError(p.lastAdmin);
   if (p.soleMember !== undefined) await assertSoleMembership(deps, p.soleMember);
-  if (p.nameId) await assertFreeNameId(deps, tenant.id, p.nameId, p.exceptMember);
+  if (p.nameId) await assertFreeNameId(deps, scope, p.nameId, p.exceptMember);
   if (p.sso) {
-    const fresh = await deps.db.select({ limit: tenants.featureSsoUsersLimit }).from(tenants).where(eq(tenants.id, tenant.id)).get();
-    if ((await ssoUsersOtherThan(deps, tenant.id, p.exceptMember)) + 1 > Math.max(0, fresh?.limit ?? 0)) throw new AppError('sso_users_limit_exceeded');
+    const fresh = await deps.db.select({ limit: tenants.featureSsoUsersLimit }).from(tenants).where(eq(tenants.id, scope.id)).get();
+    if ((await ssoUsersOtherThan(deps, scope, p.exceptMember)) + 1 > Math.max(0, fresh?.limit ?? 0)) throw new AppError('sso_users_limit_exceeded');
   }
-  return seatError(deps, tenant, p.apps);
+  return seatError(deps, scope, p.apps);
 }
 
 /** The address is the identity in every tenant: one tenant's admin may not change it for all. */
@@ -234,9 +221,9 @@ async function assertSoleMembership(deps: Deps, user: User | number): Promise<vo
 }
 
 /** Fails the batch when the account belongs to another tenant too, or is a tenant manager. */
-function soleMembershipGuard(deps: Deps, tenantId: number, userId: number) {
+function soleMembershipGuard(deps: Deps, scope: TenantScope, userId: number) {
   return rawStatement(deps.db, sql`INSERT INTO tenant_apps (tenant_id, app)
-    SELECT NULL, NULL WHERE EXISTS (SELECT 1 FROM tenant_users WHERE user_id = ${userId} AND tenant_id <> ${tenantId})
+    SELECT NULL, NULL WHERE EXISTS (SELECT 1 FROM tenant_users WHERE user_id = ${userId} AND tenant_id <> ${scope.id})
       OR EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND is_tenant_manager = 1)`);
 }
 
@@ -244,19 +231,19 @@ function soleMembershipGuard(deps: Deps, tenantId: number, userId: number) {
  * Whether the account's own name is this tenant's to set: nobody has claimed it (no password,
  * not staff, no other tenant). As SQL over `users` row `u`, evaluated by the statement that writes.
  */
-const nameIsTenantsSql = (tenantId: number, userId: SQL) => sql`(SELECT u.password_hash IS NULL AND u.is_tenant_manager = 0
-    AND NOT EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${tenantId}) FROM users u WHERE u.id = ${userId})`;
+const nameIsTenantsSql = (scope: TenantScope, userId: SQL) => sql`(SELECT u.password_hash IS NULL AND u.is_tenant_manager = 0
+    AND NOT EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${scope.id}) FROM users u WHERE u.id = ${userId})`;
 
 /** PATCH admin/users/{id}. */
 export async function updateUser(
   deps: Deps,
-  tenant: Tenant,
+  scope: TenantScope,
   userId: number,
   input: UserUpdateInput,
   actor: PeopleActor,
 ): Promise<{ user: AdminUser; message: 'success' | 'sent-register-mail-to-new-email-id' }> {
   const { db, clock } = deps;
-  const { member, user } = await findMember(db, tenant.id, userId);
+  const { member, user } = await findMember(scope, userId);
   if (member.operationStatus === 'deleting') throw new AppError('not-found');
   assertAccepted(member);
   const email = input.email.toLowerCase();
@@ -267,7 +254,7 @@ export async function updateUser(
   const emailChanged = email !== user.email;
   const mainId = input.department_id === undefined ? member.departmentId : input.department_id;
   const extraIds = input.additionalDepartmentIds === undefined ? undefined : [...new Set(input.additionalDepartmentIds)].filter((d) => d !== mainId);
-  await assertDepartments(db, tenant.id, [...(mainId === null ? [] : [mainId]), ...(extraIds ?? [])]);
+  await assertDepartments(scope, [...(mainId === null ? [] : [mainId]), ...(extraIds ?? [])]);
 
   if (emailChanged) {
     const taken = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
@@ -278,23 +265,23 @@ export async function updateUser(
   const deactivated = member.deactivatedAt !== null;
   // The dialog hides admin and apps for a deactivated user; the server ignores them too.
   const isAdmin = deactivated || input.is_admin === undefined ? member.isAdmin : input.is_admin;
-  if (member.isAdmin && !isAdmin && !deactivated && (await activeAdminCount(db, tenant.id)) <= 1) {
+  if (member.isAdmin && !isAdmin && !deactivated && (await activeAdminCount(scope)) <= 1) {
     throw new AppError('cannot-make-last-admin-as-non-admin');
   }
   const held = heldApps(member);
   const apps = deactivated || input.allowedApps === undefined ? held : [...new Set(input.allowedApps)];
   const added = apps.filter((a) => !held.includes(a));
-  if (!deactivated && added.length) await assertSeats(db, tenant.id, Object.fromEntries(added.map((a) => [a, 1])));
+  if (!deactivated && added.length) await assertSeats(scope, Object.fromEntries(added.map((a) => [a, 1])));
 
   const ssoOn = input.is_sso_enabled === undefined ? member.isSsoEnabled : input.is_sso_enabled;
-  if (ssoOn && !member.isSsoEnabled && !deactivated) await assertSsoSeat(deps, tenant, member.id);
+  if (ssoOn && !member.isSsoEnabled && !deactivated) await assertSsoSeat(deps, scope, member.id);
   // Turning SSO off keeps the stored name id (the dialog restores it); only an SSO user's id is edited.
   const samlNameId = ssoOn && input.saml_name_id !== undefined ? input.saml_name_id || null : member.samlNameId;
-  if (samlNameId !== member.samlNameId) await assertFreeNameId(deps, tenant.id, samlNameId, member.id);
+  if (samlNameId !== member.samlNameId) await assertFreeNameId(deps, scope, samlNameId, member.id);
 
   const now = clock.now();
   const statements: unknown[] = [];
-  const owns = nameIsTenantsSql(tenant.id, sql`${user.id}`);
+  const owns = nameIsTenantsSql(scope, sql`${user.id}`);
   // The membership first: its label is decided on the account as it was before this edit.
   statements.push(
     db
@@ -309,7 +296,7 @@ export async function updateUser(
         ...(emailChanged ? { invitedAt: now, lastActiveAt: null } : {}),
         updatedAt: now,
       })
-      .where(and(eq(tenantUsers.id, member.id), eq(tenantUsers.tenantId, tenant.id))),
+      .where(and(eq(tenantUsers.id, member.id), scope.own(tenantUsers))),
   );
   const userSet: SQLiteUpdateSetSource<typeof users> = { ...(renames ? { name: sql`CASE WHEN ${owns} THEN ${input.name} ELSE ${users.name} END` } : {}), updatedAt: now };
   if (emailChanged) {
@@ -319,16 +306,16 @@ export async function updateUser(
   }
   statements.push(db.update(users).set(userSet).where(eq(users.id, user.id)));
   if (extraIds !== undefined) {
-    statements.push(db.delete(additionalDepartments).where(and(eq(additionalDepartments.tenantId, tenant.id), eq(additionalDepartments.tenantUserId, member.id))));
+    statements.push(scope.delete(additionalDepartments, eq(additionalDepartments.tenantUserId, member.id)));
     if (extraIds.length) {
       // One JSON value, not 3 parameters per row (D1 binds at most 100 per statement).
       statements.push(rawStatement(db, sql`INSERT INTO additional_departments (tenant_id, tenant_user_id, department_id)
-        SELECT ${tenant.id}, ${member.id}, value FROM json_each(${JSON.stringify(extraIds)})`));
+        SELECT ${scope.id}, ${member.id}, value FROM json_each(${JSON.stringify(extraIds)})`));
     }
   }
-  if (emailChanged) statements.push(queueInvitation(deps, tenant.id, user.id, now));
+  if (emailChanged) statements.push(queueInvitation(deps, scope, user.id, now));
   statements.push(
-    auditInsert(db, auditOf(tenant, actor, 'user.updated', user.id, {
+    auditInsert(db, auditOf(scope, actor, 'user.updated', user.id, {
       ...(emailChanged ? { email: { from: user.email, to: email } } : {}),
       ...(isAdmin !== member.isAdmin ? { is_admin: isAdmin } : {}),
       ...(added.length || apps.length !== held.length ? { apps } : {}),
@@ -336,14 +323,14 @@ export async function updateUser(
     }), now),
   );
   const ssoAdded = ssoOn && !member.isSsoEnabled && !deactivated;
-  if (member.isAdmin && !isAdmin) statements.push(adminGuard(db, tenant.id));
-  if (added.length && !deactivated) statements.push(seatGuard(db, tenant.id));
-  if (ssoAdded) statements.push(ssoGuard(db, tenant.id));
-  if (samlNameId && samlNameId !== member.samlNameId) statements.push(nameIdGuard(db, tenant.id, samlNameId));
-  if (emailChanged) statements.push(soleMembershipGuard(deps, tenant.id, user.id));
+  if (member.isAdmin && !isAdmin) statements.push(adminGuard(scope));
+  if (added.length && !deactivated) statements.push(seatGuard(scope));
+  if (ssoAdded) statements.push(ssoGuard(scope));
+  if (samlNameId && samlNameId !== member.samlNameId) statements.push(nameIdGuard(scope, samlNameId));
+  if (emailChanged) statements.push(soleMembershipGuard(deps, scope, user.id));
   try {
-    await runGuarded(deps, tenant, statements, () =>
-      guardError(deps, tenant, {
+    await runGuarded(deps, scope, statements, () =>
+      guardError(deps, scope, {
         apps: added,
         nameId: samlNameId !== member.samlNameId ? samlNameId : null,
         exceptMember: member.id,
@@ -357,51 +344,51 @@ export async function updateUser(
     if (emailChanged && isUniqueViolation(e, 'users')) throw new AppError('duplicate-email');
     throw e;
   }
-  return { user: await reload(deps, tenant, user.id), message: emailChanged ? 'sent-register-mail-to-new-email-id' : 'success' };
+  return { user: await reload(deps, scope, user.id), message: emailChanged ? 'sent-register-mail-to-new-email-id' : 'success' };
 }
 
 /** POST admin/users/{id}/deactivate: the member's sessions on this tenant end at once. */
-export async function deactivateUser(deps: Deps, tenant: Tenant, userId: number, actor: PeopleActor): Promise<void> {
+export async function deactivateUser(deps: Deps, scope: TenantScope, userId: number, actor: PeopleActor): Promise<void> {
   const { db, clock } = deps;
-  const { member } = await findMember(db, tenant.id, userId);
+  const { member } = await findMember(scope, userId);
   if (member.operationStatus === 'deleting') throw new AppError('not-found');
   assertAccepted(member);
   if (member.deactivatedAt !== null) return;
-  if (member.isAdmin && (await activeAdminCount(db, tenant.id)) <= 1) throw new AppError('cannot-deactivate-last-admin');
+  if (member.isAdmin && (await activeAdminCount(scope)) <= 1) throw new AppError('cannot-deactivate-last-admin');
   const now = clock.now();
   const statements: unknown[] = [
     db.update(tenantUsers).set({ deactivatedAt: now, updatedAt: now }).where(and(eq(tenantUsers.id, member.id), isNull(tenantUsers.deactivatedAt))),
-    db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.tenantId, tenant.id))),
-    auditInsert(db, auditOf(tenant, actor, 'user.deactivated', userId), now),
+    db.delete(sessions).where(and(eq(sessions.userId, userId), scope.own(sessions))),
+    auditInsert(db, auditOf(scope, actor, 'user.deactivated', userId), now),
   ];
-  if (member.isAdmin) statements.push(adminGuard(db, tenant.id));
-  await runGuarded(deps, tenant, statements, async () => {
+  if (member.isAdmin) statements.push(adminGuard(scope));
+  await runGuarded(deps, scope, statements, async () => {
     throw new AppError('cannot-deactivate-last-admin');
   });
 }
 
 /** POST admin/users/{id}/reactivate: refused while an app the user holds has no free seat. */
-export async function reactivateUser(deps: Deps, tenant: Tenant, userId: number, actor: PeopleActor): Promise<void> {
+export async function reactivateUser(deps: Deps, scope: TenantScope, userId: number, actor: PeopleActor): Promise<void> {
   const { db, clock } = deps;
-  const { member } = await findMember(db, tenant.id, userId);
+  const { member } = await findMember(scope, userId);
   if (member.operationStatus === 'deleting') throw new AppError('not-found');
   assertAccepted(member);
   if (member.deactivatedAt === null) return;
   const apps = heldApps(member);
-  await assertSeats(db, tenant.id, Object.fromEntries(apps.map((a) => [a, 1])));
+  await assertSeats(scope, Object.fromEntries(apps.map((a) => [a, 1])));
   // SSO users count only while active, so coming back needs a free SSO place too.
-  if (member.isSsoEnabled) await assertSsoSeat(deps, tenant, member.id);
+  if (member.isSsoEnabled) await assertSsoSeat(deps, scope, member.id);
   const now = clock.now();
   await runGuarded(
     deps,
-    tenant,
+    scope,
     [
       db.update(tenantUsers).set({ deactivatedAt: null, updatedAt: now }).where(eq(tenantUsers.id, member.id)),
-      auditInsert(db, auditOf(tenant, actor, 'user.reactivated', userId), now),
-      seatGuard(db, tenant.id),
-      ...(member.isSsoEnabled ? [ssoGuard(db, tenant.id)] : []),
+      auditInsert(db, auditOf(scope, actor, 'user.reactivated', userId), now),
+      seatGuard(scope),
+      ...(member.isSsoEnabled ? [ssoGuard(scope)] : []),
     ],
-    () => guardError(deps, tenant, { apps, nameId: null, exceptMember: member.id, sso: member.isSsoEnabled }),
+    () => guardError(deps, scope, { apps, nameId: null, exceptMember: member.id, sso: member.isSsoEnabled }),
   );
 }
 
@@ -412,7 +399,7 @@ export async function reactivateUser(deps: Deps, tenant: Tenant, userId: number,
  * backing off) gets no second row: that row is made due now, and the caller sends it at once
  * (`sendPendingMailOf`, decision 0037).
  */
-export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | number[], actor: PeopleActor): Promise<number> {
+export async function inviteUsers(deps: Deps, scope: TenantScope, target: 'all' | number[], actor: PeopleActor): Promise<number> {
   const { db, clock } = deps;
   const now = clock.now();
   let ids: number[];
@@ -423,16 +410,16 @@ export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | nu
       .innerJoin(users, eq(users.id, tenantUsers.userId))
       .where(
         and(
-          activeMember(tenant.id),
+          activeMember(scope),
           isNull(users.passwordHash),
-          sql`NOT EXISTS (SELECT 1 FROM mail_queue q WHERE q.user_id = ${users.id} AND q.tenant_id = ${tenant.id} AND q.status = 'pending')`,
+          sql`NOT EXISTS (SELECT 1 FROM mail_queue q WHERE q.user_id = ${users.id} AND q.tenant_id = ${scope.id} AND q.status = 'pending')`,
         ),
       );
     ids = rows.map((r) => r.id);
   } else {
     ids = [...new Set(target)];
     const rows: MemberRow[] = [];
-    for (const id of ids) rows.push(await findMember(db, tenant.id, id));
+    for (const id of ids) rows.push(await findMember(scope, id));
     for (const r of rows) {
       if (r.member.deactivatedAt !== null || r.member.operationStatus !== null) throw new AppError('not-found');
       assertAccepted(r.member);
@@ -445,38 +432,38 @@ export async function inviteUsers(deps: Deps, tenant: Tenant, target: 'all' | nu
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = JSON.stringify(ids.slice(i, i + 500));
     statements.push(rawStatement(db, sql`INSERT INTO mail_queue (tenant_id, user_id, kind, status, attempts, available_at, created_at)
-      SELECT ${tenant.id}, value, 'invitation', 'pending', 0, ${now}, ${now} FROM json_each(${chunk})
-      WHERE NOT EXISTS (SELECT 1 FROM mail_queue q WHERE q.user_id = value AND q.tenant_id = ${tenant.id} AND q.kind = 'invitation' AND q.status = 'pending')`));
+      SELECT ${scope.id}, value, 'invitation', 'pending', 0, ${now}, ${now} FROM json_each(${chunk})
+      WHERE NOT EXISTS (SELECT 1 FROM mail_queue q WHERE q.user_id = value AND q.tenant_id = ${scope.id} AND q.kind = 'invitation' AND q.status = 'pending')`));
     if (target !== 'all') {
       statements.push(rawStatement(db, sql`UPDATE mail_queue SET available_at = ${now}
-        WHERE tenant_id = ${tenant.id} AND kind = 'invitation' AND status = 'pending' AND available_at > ${now} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
+        WHERE tenant_id = ${scope.id} AND kind = 'invitation' AND status = 'pending' AND available_at > ${now} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
     }
-    statements.push(rawStatement(db, sql`UPDATE tenant_users SET invited_at = ${now} WHERE tenant_id = ${tenant.id} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
+    statements.push(rawStatement(db, sql`UPDATE tenant_users SET invited_at = ${now} WHERE tenant_id = ${scope.id} AND user_id IN (SELECT value FROM json_each(${chunk}))`));
   }
-  const entry = ids.length === 1 ? auditOf(tenant, actor, 'user.invited', ids[0]!) : { ...auditOf(tenant, actor, 'users.invited', tenant.id, { count: ids.length, all: target === 'all' }), targetType: 'tenant' };
+  const entry = ids.length === 1 ? auditOf(scope, actor, 'user.invited', ids[0]!) : { ...auditOf(scope, actor, 'users.invited', scope.id, { count: ids.length, all: target === 'all' }), targetType: 'tenant' };
   statements.push(auditInsert(db, entry, now));
   await db.batch(statements as never);
   return ids.length;
 }
 
 /** POST admin/users/enable-sso-for-all and disable-sso-for-all. */
-export async function setSsoForAll(deps: Deps, tenant: Tenant, enabled: boolean, actor: PeopleActor): Promise<void> {
+export async function setSsoForAll(deps: Deps, scope: TenantScope, enabled: boolean, actor: PeopleActor): Promise<void> {
   const { db, clock } = deps;
   if (enabled) {
-    const active = await db.select({ n: count() }).from(tenantUsers).where(activeMember(tenant.id)).get();
-    if (!tenant.isSsoEnabled || tenant.featureSsoUsersLimit <= 0 || (active?.n ?? 0) > tenant.featureSsoUsersLimit) {
+    const active = await db.select({ n: count() }).from(tenantUsers).where(activeMember(scope)).get();
+    if (!scope.tenant.isSsoEnabled || scope.tenant.featureSsoUsersLimit <= 0 || (active?.n ?? 0) > scope.tenant.featureSsoUsersLimit) {
       throw new AppError('cannot-enable-sso-for-all-users');
     }
   }
   const now = clock.now();
   await runGuarded(
     deps,
-    tenant,
+    scope,
     [
-      db.update(tenantUsers).set({ isSsoEnabled: enabled, updatedAt: now }).where(and(eq(tenantUsers.tenantId, tenant.id), isNull(tenantUsers.deactivatedAt), eq(tenantUsers.invitationPending, false))),
-      auditInsert(db, { tenantId: tenant.id, actorUserId: actor.userId, action: enabled ? 'users.sso_enabled_for_all' : 'users.sso_disabled_for_all', targetType: 'tenant', targetId: tenant.id, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
+      scope.update(tenantUsers, { isSsoEnabled: enabled, updatedAt: now }, isNull(tenantUsers.deactivatedAt), eq(tenantUsers.invitationPending, false)),
+      auditInsert(db, { tenantId: scope.id, actorUserId: actor.userId, action: enabled ? 'users.sso_enabled_for_all' : 'users.sso_disabled_for_all', targetType: 'tenant', targetId: scope.id, ipAddress: actor.ip, userAgent: actor.userAgent }, now),
       // Members added (or the limit lowered) since the count above: the statement decides.
-      ...(enabled ? [ssoGuard(db, tenant.id)] : []),
+      ...(enabled ? [ssoGuard(scope)] : []),
     ],
     async () => {
       throw new AppError('cannot-enable-sso-for-all-users');
@@ -485,12 +472,12 @@ export async function setSsoForAll(deps: Deps, tenant: Tenant, enabled: boolean,
 }
 
 /** GET admin/users/{id}/cards-count and schedules-count, as the app reports them. */
-export async function usageCount(deps: Deps, tenant: Tenant, userId: number, what: 'cards' | 'schedules'): Promise<number> {
-  const { member, user } = await findMember(deps.db, tenant.id, userId);
+export async function usageCount(deps: Deps, scope: TenantScope, userId: number, what: 'cards' | 'schedules'): Promise<number> {
+  const { member, user } = await findMember(scope, userId);
   assertAccepted(member);
   const port = deps.appUsage;
   if (!port) throw new AppError('app-usage-unavailable');
-  const ref = { tenantId: tenant.id, tenantInitialSubdomain: tenant.initialSubdomain, userId: user.id, email: user.email };
+  const ref = { tenantId: scope.id, tenantInitialSubdomain: scope.tenant.initialSubdomain, userId: user.id, email: user.email };
   try {
     return what === 'cards' ? await port.cardsCount(ref) : await port.schedulesCount(ref);
   } catch (e) {

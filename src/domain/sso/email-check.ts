@@ -24,6 +24,8 @@ export async function ssoSubdomainForEmail(db: Db, email: string, onlyTenantId?:
     .from(users)
     .innerJoin(tenantUsers, eq(tenantUsers.userId, users.id))
     .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+    // Before anyone signs in the tenant is what this looks for: a join across tenants, not a scope.
+    // eslint-disable-next-line no-restricted-syntax
     .innerJoin(samlSettings, eq(samlSettings.tenantId, tenants.id))
     .where(and(...conditions))
     .get();

@@ -1,7 +1,7 @@
 // SP-initiated SAML sign-in and single logout for one tenant (decision 0015): the AuthnRequest is
 // a browser-bound, single-use row; the assertion consumer adds every check node-saml leaves to
 // its caller; the JIT rule admits only existing members of THIS tenant (decision 0016).
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Profile } from '@node-saml/node-saml';
 import type { Deps } from '../../deps';
 import { samlAssertions, samlRequests, samlSettings, sessions, tenantUsers, users, type SamlSetting, type Tenant, type User } from '../../db/schema';
@@ -10,6 +10,7 @@ import { AppError } from '../errors';
 import { sha256Hex } from '../security/tokens';
 import { completeSignIn, type SignIn } from '../sign-in/complete-sign-in';
 import type { FreshTenant } from '../tenants/hosts';
+import { tenantScope, type TenantScope } from '../tenants/scope';
 import { checkResponseShape, decodeSamlXml, parseStrict, SamlRefusal, statusOf } from './xml-guard';
 import { newRequestId, RELAY_STATE_MAX_BYTES, SAML_CLOCK_SKEW_MS, SAML_REQUEST_TTL_MS, samlFor, spUrls } from './sp';
 import { type ClientInfo } from '../sign-in/client';
@@ -18,8 +19,8 @@ const SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 /** Replay-cache rows outlive any assertion we would still accept (NotOnOrAfter + skew). */
 const REPLAY_TTL_MS = 24 * 60 * 60_000;
 
-export async function loadSetting(deps: Deps, tenantId: number): Promise<SamlSetting | null> {
-  return (await deps.db.select().from(samlSettings).where(eq(samlSettings.tenantId, tenantId)).get()) ?? null;
+export async function loadSetting(scope: TenantScope): Promise<SamlSetting | null> {
+  return (await scope.db.select().from(samlSettings).where(scope.own(samlSettings)).get()) ?? null;
 }
 
 export function testPassedPath(base: string) {
@@ -46,7 +47,8 @@ export interface StartInput {
 export async function startLogin(deps: Deps, input: StartInput): Promise<string> {
   const { db, config, clock } = deps;
   const base = config.BASE_PATH;
-  const setting = await loadSetting(deps, input.tenant.id);
+  const scope = tenantScope(db, input.tenant);
+  const setting = await loadSetting(scope);
   // The full validated path is kept server-side with the request; the RelayState sent to the
   // IdP is that path only when it fits the binding's 80 bytes.
   const relay = safeContinuePath(input.relayState, base, input.appPaths) ?? `${base}/login`;
@@ -59,11 +61,10 @@ export async function startLogin(deps: Deps, input: StartInput): Promise<string>
   const now = clock.now();
   const id = newRequestId();
   await db.batch([
-    db.delete(samlRequests).where(and(eq(samlRequests.tenantId, input.tenant.id), lt(samlRequests.expiresAt, now))),
-    db.delete(samlAssertions).where(and(eq(samlAssertions.tenantId, input.tenant.id), lt(samlAssertions.expiresAt, now))),
-    db.insert(samlRequests).values({
+    scope.delete(samlRequests, lt(samlRequests.expiresAt, now)),
+    scope.delete(samlAssertions, lt(samlAssertions.expiresAt, now)),
+    scope.insert(samlRequests, {
       id,
-      tenantId: input.tenant.id,
       browserBindingHash: sha256Hex(input.bindingToken),
       relayState: relay,
       expiresAt: now + SAML_REQUEST_TTL_MS,
@@ -147,7 +148,8 @@ export async function consumeResponse(deps: Deps, input: AcsInput): Promise<AcsR
   const { db, config, clock } = deps;
   const base = config.BASE_PATH;
   const now = clock.now();
-  const setting = await loadSetting(deps, input.tenant.id);
+  const scope = tenantScope(db, input.tenant);
+  const setting = await loadSetting(scope);
   if (!setting) throw new SamlRefusal('not-configured');
   const urls = spUrls(config, input.tenant);
 
@@ -172,24 +174,20 @@ export async function consumeResponse(deps: Deps, input: AcsInput): Promise<AcsR
 
   // Single use and bound to this browser: one compare-and-set (D1 has no interactive transactions).
   if (!input.bindingToken) throw new SamlRefusal('in-response-to');
-  const consumed = await db
-    .update(samlRequests)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(samlRequests.id, shape.inResponseTo),
-        eq(samlRequests.tenantId, input.tenant.id),
-        eq(samlRequests.browserBindingHash, sha256Hex(input.bindingToken)),
-        isNull(samlRequests.usedAt),
-        gt(samlRequests.expiresAt, now),
-      ),
+  const consumed = await scope
+    .update(
+      samlRequests,
+      { usedAt: now },
+      eq(samlRequests.id, shape.inResponseTo),
+      eq(samlRequests.browserBindingHash, sha256Hex(input.bindingToken)),
+      isNull(samlRequests.usedAt),
+      gt(samlRequests.expiresAt, now),
     )
     .returning({ relayState: samlRequests.relayState });
   if (consumed.length !== 1) throw new SamlRefusal('in-response-to');
   // Replay cache: the (tenant, assertion id) primary key lets exactly one insert win.
-  const fresh = await db
-    .insert(samlAssertions)
-    .values({ tenantId: input.tenant.id, assertionId: a.assertionId, expiresAt: now + REPLAY_TTL_MS })
+  const fresh = await scope
+    .insert(samlAssertions, { assertionId: a.assertionId, expiresAt: now + REPLAY_TTL_MS })
     .onConflictDoNothing()
     .returning({ id: samlAssertions.assertionId });
   if (fresh.length !== 1) throw new SamlRefusal('replay');
@@ -198,7 +196,7 @@ export async function consumeResponse(deps: Deps, input: AcsInput): Promise<AcsR
   if (stored === testPassedPath(base)) return { kind: 'test-passed', nameId: a.nameId, destination: stored };
   if (!(input.tenant.isSsoEnabled && setting.isIdpConfigured)) throw new SamlRefusal('sso-disabled');
 
-  const user = await findMember(deps, input.tenant.id, a.nameId);
+  const user = await findMember(scope, a.nameId);
   if (!user) throw new SamlRefusal('not-a-member');
   if (!user.member.isSsoEnabled) throw new SamlRefusal('sso-not-enabled-for-user');
   let outcome;
@@ -227,20 +225,20 @@ export async function consumeResponse(deps: Deps, input: AcsInput): Promise<AcsR
  * The member of THIS tenant the NameID names: the member's stored SAML name id first, else the
  * user's email (case-insensitive). Never a user of another tenant, never a new user (decision 0016).
  */
-async function findMember(deps: Deps, tenantId: number, nameId: string) {
-  const byNameId = await deps.db
+async function findMember(scope: TenantScope, nameId: string) {
+  const byNameId = await scope.db
     .select({ user: users, member: tenantUsers })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.samlNameId, nameId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
+    .where(scope.own(tenantUsers, eq(tenantUsers.samlNameId, nameId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
     .all();
   if (byNameId.length === 1) return byNameId[0]!;
   if (byNameId.length > 1) throw new SamlRefusal('ambiguous-name-id');
-  const byEmail = await deps.db
+  const byEmail = await scope.db
     .select({ user: users, member: tenantUsers })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(and(eq(tenantUsers.tenantId, tenantId), eq(users.email, nameId.toLowerCase()), isNull(tenantUsers.samlNameId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
+    .where(scope.own(tenantUsers, eq(users.email, nameId.toLowerCase()), isNull(tenantUsers.samlNameId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
     .get();
   return byEmail ?? null;
 }
@@ -248,7 +246,7 @@ async function findMember(deps: Deps, tenantId: number, nameId: string) {
 /** Logout of an SSO session: the IdP's single-logout URL with a LogoutRequest, or null. */
 export async function singleLogoutUrl(deps: Deps, tenant: Tenant | null, session: { authMethod: string; samlNameId: string | null; samlNameIdFormat: string | null; samlSessionIndex: string | null }): Promise<string | null> {
   if (!tenant || session.authMethod !== 'sso' || !session.samlNameId) return null;
-  const setting = await loadSetting(deps, tenant.id);
+  const setting = await loadSetting(tenantScope(deps.db, tenant));
   if (!setting?.idpSloUrl) return null;
   const profile = {
     issuer: setting.idpEntityId,
@@ -265,7 +263,8 @@ export async function singleLogoutUrl(deps: Deps, tenant: Tenant | null, session
  * LogoutResponse URL to send the browser back to.
  */
 export async function idpLogout(deps: Deps, tenant: Tenant, query: Record<string, string>, originalQuery: string): Promise<{ ended: number; responseUrl: string | null }> {
-  const setting = await loadSetting(deps, tenant.id);
+  const scope = tenantScope(deps.db, tenant);
+  const setting = await loadSetting(scope);
   if (!setting) throw new SamlRefusal('not-configured');
   if (!query.SAMLRequest || !query.Signature || !query.SigAlg) throw new SamlRefusal('unsigned-logout-request');
   if (/sha1$/i.test(query.SigAlg)) throw new SamlRefusal('weak-signature-algorithm');
@@ -277,10 +276,10 @@ export async function idpLogout(deps: Deps, tenant: Tenant, query: Record<string
     throw new SamlRefusal(classify(err));
   }
   if (!profile?.nameID || profile.issuer !== setting.idpEntityId) throw new SamlRefusal('issuer');
-  const conditions = [eq(sessions.tenantId, tenant.id), eq(sessions.authMethod, 'sso'), eq(sessions.samlNameId, profile.nameID)];
   const index = typeof profile.sessionIndex === 'string' ? profile.sessionIndex : null;
-  if (index) conditions.push(eq(sessions.samlSessionIndex, index));
-  const ended = await deps.db.delete(sessions).where(and(...conditions)).returning({ id: sessions.id });
+  const ended = await scope
+    .delete(sessions, eq(sessions.authMethod, 'sso'), eq(sessions.samlNameId, profile.nameID), index ? eq(sessions.samlSessionIndex, index) : undefined)
+    .returning({ id: sessions.id });
   const responseUrl = setting.idpSloUrl ? await saml.getLogoutResponseUrlAsync(profile, query.RelayState ?? '', {}, true) : null;
   return { ended: ended.length, responseUrl };
 }

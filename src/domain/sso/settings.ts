@@ -1,15 +1,15 @@
 // The SSO settings screen's rules (spec 02 "SSO settings screen", "Tenant SSO"): IdP settings
 // with a validated certificate, and the enable switch (only once settings are stored).
-import { eq } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { samlSettings, tenants, type Tenant } from '../../db/schema';
-import type { SamlSettingInput } from '../../shared/tenant-settings/schemas';
+import { samlSettings, type Tenant } from '../../db/schema';
 import { auditInsert } from '../audit/log';
 import { AppError, text, ValidationError } from '../errors';
 import { assertSubscribed } from '../tenant-settings/settings';
 import { loadSetting } from './flow';
 import { parseCertificate, spUrls } from './sp';
 import { forgetHosts } from '../tenants/hosts';
+import type { TenantScope } from '../tenants/scope';
+import { type SamlSettingInput } from '../../shared/sso/schemas';
 
 export interface Actor {
   userId: number;
@@ -26,13 +26,19 @@ export function isSsoSubscribed(tenant: Tenant): boolean {
   return tenant.featureSsoUsersLimit >= 1;
 }
 
-export async function samlSettingView(deps: Deps, tenant: Tenant): Promise<SamlSettingView> {
-  assertSubscribed(isSsoSubscribed(tenant));
-  const s = await loadSetting(deps, tenant.id);
-  const urls = spUrls(deps.config, tenant);
+/** Whether the tenant's IdP settings are switched on (the tenant's own SSO switch aside). */
+export async function idpConfigured(scope: TenantScope): Promise<boolean> {
+  const s = await scope.db.select({ on: samlSettings.isIdpConfigured }).from(samlSettings).where(scope.own(samlSettings)).get();
+  return Boolean(s?.on);
+}
+
+export async function samlSettingView(deps: Deps, scope: TenantScope): Promise<SamlSettingView> {
+  assertSubscribed(isSsoSubscribed(scope.tenant));
+  const s = await loadSetting(scope);
+  const urls = spUrls(deps.config, scope.tenant);
   const cert = s ? parseCertificate(s.idpX509Cert) : null;
   return {
-    is_idp_configured: s?.isIdpConfigured && tenant.isSsoEnabled ? 1 : 0,
+    is_idp_configured: s?.isIdpConfigured && scope.tenant.isSsoEnabled ? 1 : 0,
     saml_setting: s
       ? {
           idp_entity_id: s.idpEntityId,
@@ -47,30 +53,30 @@ export async function samlSettingView(deps: Deps, tenant: Tenant): Promise<SamlS
 }
 
 /** POST /admin/saml. Changing the IdP keeps the switch as it was (the admin re-tests first). */
-export async function saveSamlSetting(deps: Deps, tenant: Tenant, input: SamlSettingInput, actor: Actor) {
-  assertSubscribed(isSsoSubscribed(tenant));
+export async function saveSamlSetting(deps: Deps, scope: TenantScope, input: SamlSettingInput, actor: Actor) {
+  assertSubscribed(isSsoSubscribed(scope.tenant));
   const cert = parseCertificate(input.idpCertificate);
   if (!cert) throw new ValidationError({ idpCertificate: [text('sso.errors.certificate')] });
   if (cert.notAfter <= deps.clock.now()) throw new ValidationError({ idpCertificate: [text('sso.errors.certificateExpired')] });
   const now = deps.clock.now();
   const values = { idpEntityId: input.idpEntityId, idpSsoUrl: input.idpSsoUrl, idpSloUrl: input.idpSloUrl || null, idpX509Cert: cert.pem, updatedAt: now };
   await deps.db.batch([
-    deps.db.insert(samlSettings).values({ tenantId: tenant.id, ...values, createdAt: now }).onConflictDoUpdate({ target: samlSettings.tenantId, set: values }),
-    auditInsert(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'admin.sso.settings-saved', ipAddress: actor.ip, details: { idpEntityId: input.idpEntityId } }, now),
+    scope.insert(samlSettings, { ...values, createdAt: now }).onConflictDoUpdate({ target: samlSettings.tenantId, set: values }),
+    auditInsert(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'admin.sso.settings-saved', ipAddress: actor.ip, details: { idpEntityId: input.idpEntityId } }, now),
   ]);
-  return samlSettingView(deps, { ...tenant });
+  return samlSettingView(deps, scope);
 }
 
 /** PATCH /admin/saml/configure-idp-status: the tenant's SSO switch. */
-export async function setIdpStatus(deps: Deps, tenant: Tenant, on: boolean, actor: Actor) {
-  assertSubscribed(isSsoSubscribed(tenant));
-  const s = await loadSetting(deps, tenant.id);
+export async function setIdpStatus(deps: Deps, scope: TenantScope, on: boolean, actor: Actor) {
+  assertSubscribed(isSsoSubscribed(scope.tenant));
+  const s = await loadSetting(scope);
   if (!s) throw new AppError('sso-settings-missing');
   const now = deps.clock.now();
   await deps.db.batch([
-    deps.db.update(samlSettings).set({ isIdpConfigured: on, updatedAt: now }).where(eq(samlSettings.tenantId, tenant.id)),
-    deps.db.update(tenants).set({ isSsoEnabled: on, updatedAt: now }).where(eq(tenants.id, tenant.id)),
-    auditInsert(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: on ? 'admin.sso.enabled' : 'admin.sso.disabled', ipAddress: actor.ip }, now),
+    scope.update(samlSettings, { isIdpConfigured: on, updatedAt: now }),
+    scope.updateTenant({ isSsoEnabled: on, updatedAt: now }),
+    auditInsert(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: on ? 'admin.sso.enabled' : 'admin.sso.disabled', ipAddress: actor.ip }, now),
   ]);
   forgetHosts(deps.db);
   return { message: 'success', is_idp_configured: on ? 1 : 0 };

@@ -61,7 +61,7 @@ export function parseStrict(xml: string): Document {
 }
 
 function elements(doc: Document, ns: string, name: string): Element[] {
-  return Array.from(doc.getElementsByTagNameNS(ns, name) as unknown as ArrayLike<Element>);
+  return Array.from(doc.getElementsByTagNameNS(ns, name));
 }
 
 function childElements(el: Element, ns: string, name: string): Element[] {

@@ -4,40 +4,41 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import ipaddr from 'ipaddr.js';
 import type { Deps } from '../../deps';
-import { tenants, whitelistedIps, type Tenant } from '../../db/schema';
+import { tenants, whitelistedIps } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
 import type { Actor } from './settings';
 import { assertSubscribed } from './settings';
 import { isAllowed } from '../security/ip-match';
 import { forgetHosts } from '../tenants/hosts';
+import type { TenantScope } from '../tenants/scope';
 
-export async function listAllowedIps(deps: Deps, tenant: Tenant) {
-  assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
-  const rows = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, tenant.id)).orderBy(asc(whitelistedIps.id));
+export async function listAllowedIps(deps: Deps, scope: TenantScope) {
+  assertSubscribed(scope.tenant.isFeatureIpRestrictionSubscribed);
+  const rows = await deps.db.select().from(whitelistedIps).where(scope.own(whitelistedIps)).orderBy(asc(whitelistedIps.id));
   return rows.map((r) => ({ id: r.id, ip_address: r.ipAddress, prefix_length: r.prefixLength, description: r.description }));
 }
 
-export async function addAllowedIp(deps: Deps, tenant: Tenant, p: { ipAddress: string; prefixLength: number; description?: string | null }, actor: Actor) {
-  assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
+export async function addAllowedIp(deps: Deps, scope: TenantScope, p: { ipAddress: string; prefixLength: number; description?: string | null }, actor: Actor) {
+  assertSubscribed(scope.tenant.isFeatureIpRestrictionSubscribed);
   if (!ipaddr.IPv4.isValidFourPartDecimal(p.ipAddress)) throw new AppError('The given data was invalid.');
   const addr = ipaddr.IPv4.parse(p.ipAddress);
   if (addr.range() !== 'unicast') throw new AppError('The ip address must be a public IP address.');
   const now = deps.clock.now();
   const inserted = await deps.db
     .insert(whitelistedIps)
-    .values({ tenantId: tenant.id, ipAddress: addr.toString(), prefixLength: p.prefixLength, description: p.description?.trim() || null, createdAt: now })
+    .values({ tenantId: scope.id, ipAddress: addr.toString(), prefixLength: p.prefixLength, description: p.description?.trim() || null, createdAt: now })
     .onConflictDoNothing()
     .returning()
     .get();
   if (!inserted) throw new AppError('duplicate-ip');
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'ip_restriction.added', targetType: 'whitelisted_ip', targetId: inserted.id, ipAddress: actor.ip, details: { ip: `${inserted.ipAddress}/${inserted.prefixLength}` } }, now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'ip_restriction.added', targetType: 'whitelisted_ip', targetId: inserted.id, ipAddress: actor.ip, details: { ip: `${inserted.ipAddress}/${inserted.prefixLength}` } }, now);
   return { id: inserted.id, ip_address: inserted.ipAddress, prefix_length: inserted.prefixLength, description: inserted.description };
 }
 
-export async function deleteAllowedIp(deps: Deps, tenant: Tenant, id: number, actor: Actor): Promise<void> {
-  assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
-  const rows = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, tenant.id));
+export async function deleteAllowedIp(deps: Deps, scope: TenantScope, id: number, actor: Actor): Promise<void> {
+  assertSubscribed(scope.tenant.isFeatureIpRestrictionSubscribed);
+  const rows = await deps.db.select().from(whitelistedIps).where(scope.own(whitelistedIps));
   const entry = rows.find((r) => r.id === id);
   // Another tenant's id is a 404 like a missing one.
   if (!entry) throw new AppError('not-found');
@@ -46,23 +47,23 @@ export async function deleteAllowedIp(deps: Deps, tenant: Tenant, id: number, ac
   // are when it runs (a parallel "enable" or delete cannot slip between a check and the write).
   const others = rows.filter((r) => r.id !== id && isAllowed(actor.ip, [r])).map((r) => r.id);
   const guarded = isAllowed(actor.ip, [entry])
-    ? sql`(SELECT is_ip_restriction_enabled FROM tenants WHERE id = ${tenant.id}) = 0
-        OR EXISTS (SELECT 1 FROM whitelisted_ips o WHERE o.tenant_id = ${tenant.id} AND o.id IN (SELECT value FROM json_each(${JSON.stringify(others)})))`
+    ? sql`(SELECT is_ip_restriction_enabled FROM tenants WHERE id = ${scope.id}) = 0
+        OR EXISTS (SELECT 1 FROM whitelisted_ips o WHERE o.tenant_id = ${scope.id} AND o.id IN (SELECT value FROM json_each(${JSON.stringify(others)})))`
     : undefined;
   const now = deps.clock.now();
   const gone = await deps.db
     .delete(whitelistedIps)
-    .where(and(eq(whitelistedIps.id, id), eq(whitelistedIps.tenantId, tenant.id), guarded))
+    .where(and(eq(whitelistedIps.id, id), scope.own(whitelistedIps), guarded))
     .returning({ id: whitelistedIps.id });
   if (gone.length === 0) throw guarded ? new AppError('cannot-delete') : new AppError('not-found');
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'ip_restriction.deleted', targetType: 'whitelisted_ip', targetId: id, ipAddress: actor.ip, details: { ip: `${entry.ipAddress}/${entry.prefixLength}` } }, now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'ip_restriction.deleted', targetType: 'whitelisted_ip', targetId: id, ipAddress: actor.ip, details: { ip: `${entry.ipAddress}/${entry.prefixLength}` } }, now);
 }
 
-export async function setIpRestriction(deps: Deps, tenant: Tenant, enabled: boolean, actor: Actor): Promise<void> {
-  assertSubscribed(tenant.isFeatureIpRestrictionSubscribed);
+export async function setIpRestriction(deps: Deps, scope: TenantScope, enabled: boolean, actor: Actor): Promise<void> {
+  assertSubscribed(scope.tenant.isFeatureIpRestrictionSubscribed);
   const now = deps.clock.now();
   if (enabled) {
-    const rows = await deps.db.select().from(whitelistedIps).where(eq(whitelistedIps.tenantId, tenant.id));
+    const rows = await deps.db.select().from(whitelistedIps).where(scope.own(whitelistedIps));
     const covering = rows.filter((r) => isAllowed(actor.ip, [r])).map((r) => r.id);
     // Switched on only while an entry covering the admin's address still exists when the update
     // runs: an entry deleted in parallel cannot leave the admin locked out.
@@ -70,13 +71,13 @@ export async function setIpRestriction(deps: Deps, tenant: Tenant, enabled: bool
       ? await deps.db
           .update(tenants)
           .set({ isIpRestrictionEnabled: true, updatedAt: now })
-          .where(and(eq(tenants.id, tenant.id), sql`EXISTS (SELECT 1 FROM whitelisted_ips w WHERE w.tenant_id = ${tenant.id} AND w.id IN (SELECT value FROM json_each(${JSON.stringify(covering)})))`))
+          .where(and(eq(tenants.id, scope.id), sql`EXISTS (SELECT 1 FROM whitelisted_ips w WHERE w.tenant_id = ${scope.id} AND w.id IN (SELECT value FROM json_each(${JSON.stringify(covering)})))`))
           .returning({ id: tenants.id })
       : [];
     if (on.length === 0) throw new AppError('your-current-ip-address-is-not-whitelisted', { ipAddress: actor.ip });
   } else {
-    await deps.db.update(tenants).set({ isIpRestrictionEnabled: false, updatedAt: now }).where(eq(tenants.id, tenant.id));
+    await scope.updateTenant({ isIpRestrictionEnabled: false, updatedAt: now });
   }
   forgetHosts(deps.db);
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: enabled ? 'ip_restriction.enabled' : 'ip_restriction.disabled', ipAddress: actor.ip }, now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: enabled ? 'ip_restriction.enabled' : 'ip_restriction.disabled', ipAddress: actor.ip }, now);
 }

@@ -8,6 +8,7 @@ import { AppError, isUniqueViolation } from '../errors';
 import { audit } from '../audit/log';
 import { tenantPolicy } from '../account/password-compliance';
 import { forgetHosts } from '../tenants/hosts';
+import type { TenantScope } from '../tenants/scope';
 
 /** Labels no tenant may take: our own hosts and names that invite phishing. */
 export const RESERVED_SUBDOMAINS = new Set([
@@ -25,31 +26,31 @@ export interface Actor {
  * PATCH admin/subdomain. A label already used by any tenant, as custom or initial subdomain, or
  * reserved, is refused with one answer (`could-not-change`), so the call does not list tenants.
  */
-export async function changeSubdomain(deps: Deps, tenant: Tenant, label: string | null, actor: Actor): Promise<Tenant> {
+export async function changeSubdomain(deps: Deps, scope: TenantScope, label: string | null, actor: Actor): Promise<Tenant> {
   const { db, clock } = deps;
   const next = label ? label.toLowerCase() : null;
-  if (next === tenant.subdomain) return tenant;
+  if (next === scope.tenant.subdomain) return scope.tenant;
   if (next !== null) {
     if (RESERVED_SUBDOMAINS.has(next)) throw new AppError('could-not-change');
     const taken = await db
       .select({ id: tenants.id })
       .from(tenants)
-      .where(and(ne(tenants.id, tenant.id), or(eq(tenants.subdomain, next), eq(tenants.initialSubdomain, next))))
+      .where(and(ne(tenants.id, scope.id), or(eq(tenants.subdomain, next), eq(tenants.initialSubdomain, next))))
       .get();
     // The tenant's own initial label would make the custom one pointless.
-    if (taken || next === tenant.initialSubdomain) throw new AppError('could-not-change');
+    if (taken || next === scope.tenant.initialSubdomain) throw new AppError('could-not-change');
   }
   const now = clock.now();
   let updated: Tenant | undefined;
   try {
-    updated = await db.update(tenants).set({ subdomain: next, updatedAt: now }).where(eq(tenants.id, tenant.id)).returning().get();
+    updated = await scope.updateTenant({ subdomain: next, updatedAt: now }).returning().get();
   } catch (e) {
     // tenant_hosts (kept by a trigger in this statement) caught a concurrent claim of the label.
     if (isUniqueViolation(e, 'tenant_hosts') || isUniqueViolation(e, 'tenants')) throw new AppError('could-not-change');
     throw e;
   }
   forgetHosts(db);
-  await audit(db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.subdomain_changed', ipAddress: actor.ip, details: { from: tenant.subdomain, to: next } }, now);
+  await audit(db, { tenantId: scope.id, actorUserId: actor.userId, action: 'tenant.subdomain_changed', ipAddress: actor.ip, details: { from: scope.tenant.subdomain, to: next } }, now);
   return updated!;
 }
 
@@ -58,12 +59,12 @@ export function assertSubscribed(flag: boolean): void {
 }
 
 /** POST /admin/twofa: takes effect at the next sign-in of each member without 2FA. */
-export async function setTwofaPolicy(deps: Deps, tenant: Tenant, p: { isTwofaEnforced: boolean; isTwofaSkipAllowed: boolean }, actor: Actor) {
-  assertSubscribed(tenant.isFeatureTwofaEnforcementSubscribed);
+export async function setTwofaPolicy(deps: Deps, scope: TenantScope, p: { isTwofaEnforced: boolean; isTwofaSkipAllowed: boolean }, actor: Actor) {
+  assertSubscribed(scope.tenant.isFeatureTwofaEnforcementSubscribed);
   const now = deps.clock.now();
-  await deps.db.update(tenants).set({ isTwofaEnforced: p.isTwofaEnforced, isTwofaSkipAllowed: p.isTwofaSkipAllowed, updatedAt: now }).where(eq(tenants.id, tenant.id));
+  await scope.updateTenant({ isTwofaEnforced: p.isTwofaEnforced, isTwofaSkipAllowed: p.isTwofaSkipAllowed, updatedAt: now });
   forgetHosts(deps.db);
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.twofa_policy_changed', ipAddress: actor.ip, details: p }, now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'tenant.twofa_policy_changed', ipAddress: actor.ip, details: p }, now);
   return p;
 }
 
@@ -78,7 +79,7 @@ export function passwordPolicyView(t: Tenant) {
 }
 
 /** PATCH /admin/password-policy: used by every password form; checked again at each login. */
-export async function setPasswordPolicy(deps: Deps, tenant: Tenant, p: ReturnType<typeof passwordPolicyView>, actor: Actor): Promise<PasswordPolicy> {
+export async function setPasswordPolicy(deps: Deps, scope: TenantScope, p: ReturnType<typeof passwordPolicyView>, actor: Actor): Promise<PasswordPolicy> {
   const now = deps.clock.now();
   const updated = await deps.db
     .update(tenants)
@@ -90,10 +91,10 @@ export async function setPasswordPolicy(deps: Deps, tenant: Tenant, p: ReturnTyp
       passwordPolicyUpdatedAt: now,
       updatedAt: now,
     })
-    .where(eq(tenants.id, tenant.id))
+    .where(eq(tenants.id, scope.id))
     .returning()
     .get();
   forgetHosts(deps.db);
-  await audit(deps.db, { tenantId: tenant.id, actorUserId: actor.userId, action: 'tenant.password_policy_changed', ipAddress: actor.ip, details: p }, now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'tenant.password_policy_changed', ipAddress: actor.ip, details: p }, now);
   return tenantPolicy(updated!);
 }

@@ -4,11 +4,11 @@
 // address). The dialog checks the required fields (non-blank after trimming) and the email; the
 // department and job title are optional. The contacts are fetched again after a deletion.
 import { useRef, useState, type FormEvent } from 'react';
-import { contactSchema } from '../../shared/tenant-settings/schemas';
 import { api } from '../../shared/api';
 import { getT, type Lang, type T } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, BTN_SMALL_DANGER, CARD, ConfirmDialog, InlineNotice, TextField, Toast, useToast } from '../kit/admin-parts';
 import Dialog from '../kit/Dialog';
+import { contactSchema } from '../../shared/billing/schemas';
 
 /** A contact as GET /admin/tenant-contacts reads it. */
 export interface Contact {

@@ -4,11 +4,11 @@
 // count is '0' and no other option is selected. POST admin/get-more-services with [{key, value}];
 // on success "the sales team will get in touch", the form resets and the contract reloads.
 import { useState, type FormEvent } from 'react';
-import { COUNT_KEYS, FLAG_KEYS } from '../../shared/tenant-settings/schemas';
 import { api } from '../../shared/api';
 import { formatCount, higherBulkEmailPlans, type ContractDetails } from '../../shared/billing/contract';
 import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, CARD, Toast, useToast } from '../kit/admin-parts';
+import { COUNT_KEYS, FLAG_KEYS } from '../../shared/billing/schemas';
 
 type CountKey = (typeof COUNT_KEYS)[number];
 type FlagKey = (typeof FLAG_KEYS)[number];

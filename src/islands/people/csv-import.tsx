@@ -8,7 +8,7 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { api } from '../../shared/api';
 import type { T } from '../../shared/i18n';
-import type { ImportJobProgress } from '../../shared/people/schemas';
+import type { ImportAccepted, ImportJobProgress } from '../../shared/people/schemas';
 import { checkCsvFile, compareHeaders, SAMPLE_CSV_NAME } from '../../shared/people/list-state';
 import { BTN_PRIMARY, BTN_SECONDARY, InlineNotice } from '../kit/admin-parts';
 import Dialog from '../kit/Dialog';
@@ -60,6 +60,9 @@ function JobProgress({ t, job }: { t: T; job: ImportJobProgress }) {
 }
 
 /** The lines of an invalid-csv answer, as "Line 3 (email): ..." (at most 20 shown). */
+/** The 202 answer of a file that runs as a job (the server's ImportAccepted). */
+const isAccepted = (data: Record<string, unknown>): data is Record<string, unknown> & ImportAccepted => data.message === 'processing' && typeof data.jobId === 'number';
+
 function rowErrors(t: T, data: Record<string, unknown>): string[] {
   if (!Array.isArray(data.rows)) return [];
   return (data.rows as { row?: number; column?: string | null; error?: string }[]).slice(0, 20).map((r) => {
@@ -148,9 +151,7 @@ export function CsvImport({
     const path = mode === 'add' ? 'admin/users/import' : 'admin/users/import/update';
     let r = await uploadWithProgress(`${basePath}/api/${path}`, form, setProgress);
     setProgress(null);
-    if (r.status === 202 && typeof r.data.jobId === 'number') {
-      r = await follow(r.data as unknown as ImportJobProgress & { jobId: number });
-    }
+    if (r.status === 202 && isAccepted(r.data)) r = await follow(r.data);
     if (r.status >= 200 && r.status < 300) {
       setFile(null);
       if (inputRef.current) inputRef.current.value = '';
@@ -174,7 +175,7 @@ export function CsvImport({
    * Reads the job until it ends; answers as the import call would have: 200 with the count, or
    * the error's status and body. A read that fails is tried again a few times.
    */
-  const follow = async (accepted: ImportJobProgress & { jobId: number }): Promise<{ status: number; data: Record<string, unknown> }> => {
+  const follow = async (accepted: ImportAccepted): Promise<{ status: number; data: Record<string, unknown> }> => {
     setJob(accepted);
     let failures = 0;
     try {

@@ -3,12 +3,12 @@
 // certificate with its expiry), a connection test in a new window, and the enable switch: disabled
 // until settings are stored on the server, reverting when the call fails.
 import { useRef, useState, type FormEvent } from 'react';
-import { samlSettingSchema } from '../../shared/tenant-settings/schemas';
 import { api } from '../../shared/api';
 import { formatDateTime } from '../../shared/dates';
 import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SECONDARY, CARD, INPUT, Switch, TextField, Toast, useToast } from '../kit/admin-parts';
 import CopyButton from '../kit/CopyButton';
+import { samlSettingSchema } from '../../shared/sso/schemas';
 
 export interface SsoSettingProps {
   lang: Lang;

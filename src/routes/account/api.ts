@@ -121,7 +121,7 @@ accountApi.patch('/password', requireSession, async (c) => {
 });
 
 accountApi.get('/session-devices', requireSession, async (c) =>
-  c.json(await listDevices(c.get('deps'), c.get('session'), c.get('scope'), rememberedDeviceCookie(c as unknown as Ctx))),
+  c.json(await listDevices(c.get('deps'), c.get('session'), c.get('scope'), rememberedDeviceCookie(c))),
 );
 
 accountApi.post('/session-devices/logout-others', requireSession, async (c) => {

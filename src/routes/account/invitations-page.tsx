@@ -7,13 +7,14 @@ import { Island } from '../../ui/Island';
 import type { AppEnv } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { renderPage } from '../http/page';
+import { signedInPage } from '../middleware/guards';
 
 export const invitationPages = new Hono<AppEnv>();
 
-invitationPages.get('/invitations', async (c) => {
-  const { t, lang, deps } = c.var;
-  const { data } = await loadFrame(c);
-  const rows = await listInvitations(deps.db, c.get('user')!.id);
+invitationPages.get('/invitations', signedInPage, async (c) => {
+  const { t, lang, deps, user } = c.var;
+  const { data } = await loadFrame(c, user);
+  const rows = await listInvitations(deps.db, user.id);
   return renderPage(c, {
     titleKey: 'titles.invitations',
     body: (

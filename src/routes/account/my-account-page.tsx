@@ -13,25 +13,23 @@ import SessionDevices, { type SessionDeviceList } from '../../islands/account/Se
 import UnverifiedEmailBanner from '../../islands/account/UnverifiedEmailBanner';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { AppEnv, Ctx } from '../http/env';
-import { isSsoUser } from '../middleware/guards';
+import type { AppEnv, SignedInCtx } from '../http/env';
+import { isSsoUser, signedInPage } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { rememberedDeviceCookie } from '../http/cookies';
 import { renderPage } from '../http/page';
 
 export const accountPages = new Hono<AppEnv>();
 
-async function myAccount(c: Ctx) {
-  const { t, lang, deps } = c.var;
-  const user = c.get('user')!;
+async function myAccount(c: SignedInCtx) {
+  const { t, lang, deps, user, scope } = c.var;
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c);
-  const scope = c.get('scope')!;
+  const { data } = await loadFrame(c, user);
   const personal = scope.kind === 'person';
   const tenantName = c.var.hostTenant?.name ?? '';
   const sso = isSsoUser(c) || !personal;
   const invitations = personal ? (await listInvitations(deps.db, user.id)).length : 0;
-  const all = await listDevices(deps, c.get('session')!, scope, rememberedDeviceCookie(c));
+  const all = await listDevices(deps, c.var.session, scope, rememberedDeviceCookie(c));
   // Only what the screen shows goes into the page (the API answer also carries the address).
   const view = ({ id, agent, location, lastActivity }: SessionDeviceList['currentSession']) => ({ id, agent, location, lastActivity });
   const devices: SessionDeviceList = {
@@ -102,5 +100,5 @@ async function myAccount(c: Ctx) {
   });
 }
 
-accountPages.get('/my-account', myAccount);
-accountPages.get('/security', myAccount);
+accountPages.get('/my-account', signedInPage, myAccount);
+accountPages.get('/security', signedInPage, myAccount);

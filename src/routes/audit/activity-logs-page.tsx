@@ -12,7 +12,7 @@ import { formatDate, formatDateTime, TENANT_TIME_ZONE } from '../../shared/dates
 import type { Lang, T } from '../../shared/i18n';
 import { zoneLabelKey } from '../../shared/time-zone';
 import { Frame } from '../../ui/Frame';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { ACTION_GROUPS, eventLabel, familyLabel, parseActionFilter } from './activity-events';
 import { AdminHeading } from '../http/admin-parts';
@@ -207,9 +207,9 @@ function FilterForm({ t, f, path }: { t: T; f: Filters; path: string }) {
   );
 }
 
-export async function activityLogsPage(c: Ctx) {
+export async function activityLogsPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const base = deps.config.BASE_PATH;
   const path = `${base}/admin/activity-logs`;
   const before = parseCursor(c.req.query('before'));
@@ -228,9 +228,9 @@ export async function activityLogsPage(c: Ctx) {
   };
   const entryId = Number(c.req.query('entry'));
   const [{ data }, { entries, next }, entry] = await Promise.all([
-    loadFrame(c),
-    listActivity(deps.db, tenant.id, before, undefined, filter),
-    Number.isInteger(entryId) && entryId > 0 ? getActivity(deps.db, tenant.id, entryId) : Promise.resolve(null),
+    loadFrame(c, c.var.user),
+    listActivity(scope, before, undefined, filter),
+    Number.isInteger(entryId) && entryId > 0 ? getActivity(scope, entryId) : Promise.resolve(null),
   ]);
   const here: Record<string, string> = before ? { before: formatCursor(before) } : {};
   const filtered = Boolean(f.actor || f.action || f.from || f.to);

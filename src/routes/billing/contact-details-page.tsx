@@ -4,16 +4,16 @@ import { getContacts } from '../../domain/billing/contacts';
 import ContactDetails from '../../islands/billing/ContactDetails';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, LoadError } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function contactDetailsPage(c: Ctx) {
+export async function contactDetailsPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
-  const { data } = await loadFrame(c);
-  const contacts = await getContacts(deps, tenant).catch((err: unknown) => {
+  const scope = c.var.tenantScope;
+  const { data } = await loadFrame(c, c.var.user);
+  const contacts = await getContacts(deps, scope).catch((err: unknown) => {
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), path: c.req.path, error: String(err) }));
     return null;
   });

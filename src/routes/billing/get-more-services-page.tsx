@@ -4,16 +4,16 @@ import { getContractDetails } from '../../domain/billing/contract';
 import MoreServicesForm from '../../islands/billing/MoreServicesForm';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function getMoreServicesPage(c: Ctx) {
+export async function getMoreServicesPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
-  const { data } = await loadFrame(c);
-  const contract = await getContractDetails(deps, tenant).catch(() => null);
+  const scope = c.var.tenantScope;
+  const { data } = await loadFrame(c, c.var.user);
+  const contract = await getContractDetails(deps, scope).catch(() => null);
   return renderPage(c, {
     titleKey: 'titles.get-more-services',
     body: (

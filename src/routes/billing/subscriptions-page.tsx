@@ -8,7 +8,7 @@ import { contractState, featureLines, formatContractDate, formatCount, trialDays
 import { SERVER_TIME_ZONE } from '../../shared/dates';
 import type { Lang, T } from '../../shared/i18n';
 import { Frame } from '../../ui/Frame';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
 import { renderPage } from '../http/page';
@@ -107,12 +107,12 @@ function Contract({ t, lang, d, now }: { t: T; lang: Lang; d: ContractDetails; n
   );
 }
 
-export async function subscriptionsPage(c: Ctx) {
+export async function subscriptionsPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c);
-  const details = await getContractDetails(deps, tenant).catch(() => null);
+  const { data } = await loadFrame(c, c.var.user);
+  const details = await getContractDetails(deps, scope).catch(() => null);
   return renderPage(c, {
     titleKey: 'titles.subscriptions',
     body: (

@@ -6,6 +6,7 @@ import type { RouteDef } from '../../shared/routes';
 import type { Membership } from '../../domain/tenants/memberships';
 import type { FreshTenant } from '../../domain/tenants/hosts';
 import type { SessionScope } from '../../domain/sign-in/scope';
+import type { TenantScope } from '../../domain/tenants/scope';
 
 export interface AppVariables {
   deps: Deps;
@@ -31,15 +32,36 @@ export interface AppVariables {
   lang: Lang;
   t: T;
   route: RouteDef | null;
+  /** The host tenant's queries for an admin or tenant manager; set by the tenant guards only. */
+  tenantScope: TenantScope | null;
 }
 
 export type AppEnv = { Variables: AppVariables };
-export type Ctx = Context<AppEnv>;
+/**
+ * A context as the helpers shared by many routes read it: a request's, however far its guards
+ * narrowed it (a narrowed context reads more, so it is one of these; `Context` itself would refuse
+ * it, since its `set` accepts only the narrow values). Through it only the page nonce is set.
+ */
+type Reading<E extends { Variables: AppVariables }> = Omit<Context<E>, 'set'> & { set(key: 'nonce', value: string): void };
+export type Ctx = Reading<AppEnv>;
 
 /** Variables narrowed by the authentication guard (the only place that narrows them). */
 export type AuthedEnv = {
   Variables: AppVariables & { session: Session; user: User; scope: SessionScope; memberships: Membership[] };
 };
+
+/** A signed-in request's context (API guard `requireSession`, screens `signedInPage`). */
+export type SignedInCtx = Reading<AuthedEnv>;
+
+/**
+ * Variables on a tenant's host for its admins and tenant managers, narrowed by `requireAccess`
+ * (API) and `tenantPage` (screens): the tenant (read by this request), its scope, the session
+ * and the user are all present.
+ */
+export type TenantEnv = {
+  Variables: AuthedEnv['Variables'] & { hostTenant: Tenant; freshTenant: FreshTenant; tenantScope: TenantScope };
+};
+export type TenantCtx = Context<TenantEnv>;
 
 export const SESSION_COOKIE = 'portal_session';
 export const CHALLENGE_COOKIE = 'portal_login_challenge';

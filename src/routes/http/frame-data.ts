@@ -2,12 +2,12 @@ import { canonicalLabel } from '../../domain/tenants/hosts';
 import { activeOnly, listMemberships } from '../../domain/tenants/memberships';
 import { accountNotice } from '../../shared/notices';
 import type { FrameData } from '../../ui/Frame';
+import type { User } from '../../db/schema';
 import type { Ctx } from './env';
 import { hasAccess } from '../middleware/guards';
 
-/** Everything the frame shows, for a signed-in request. */
-export async function loadFrame(c: Ctx) {
-  const user = c.get('user')!;
+/** Everything the frame shows, for a signed-in request (`user`: who is signed in). */
+export async function loadFrame(c: Ctx, user: User) {
   const memberships = activeOnly(c.get('memberships') ?? (await listMemberships(c.get('deps').db, user.id)));
   const host = c.get('hostTenant');
   const current = host ? memberships.find((m) => m.tenant.id === host.id) : undefined;

@@ -10,9 +10,10 @@ import { type PageOptions, renderPage } from './page';
 
 export async function renderFramed(c: Ctx, opts: { titleKey: string; status?: PageOptions['status']; heading: string; wide?: boolean; children: ReactNode }): Promise<Response> {
   const { t, lang, deps } = c.var;
-  if (c.get('user') && c.get('hostTenant')) {
+  const { user } = c.var;
+  if (user && c.var.hostTenant) {
     try {
-      const { data } = await loadFrame(c);
+      const { data } = await loadFrame(c, user);
       return renderPage(c, {
         titleKey: opts.titleKey,
         status: opts.status,

@@ -51,6 +51,7 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     c.set('scope', null);
     c.set('freshTenant', undefined);
     c.set('route', null);
+    c.set('tenantScope', null);
     // The tenant comes from the URL's hostname (the Host header on Node; workerd's SELF.fetch
     // sends no Host header, only the URL): `label` above.
     let tenant: AppEnv['Variables']['hostTenant'] | undefined;

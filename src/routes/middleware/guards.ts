@@ -4,22 +4,37 @@ import type { MiddlewareHandler } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import { matchRoute, type Access } from '../../shared/routes';
 import { API_CATALOG } from '../openapi/catalog';
-import type { AppEnv, AuthedEnv, Ctx } from '../http/env';
+import { tenantScope } from '../../domain/tenants/scope';
+import type { AppEnv, AppVariables, AuthedEnv, TenantEnv } from '../http/env';
 import { errorAnswer } from '../http/errors';
 
-export function isSsoUser(c: Ctx): boolean {
-  return Boolean(c.get('hostTenant')?.isSsoEnabled && c.get('member')?.isSsoEnabled);
+/** What the access rules read: any request's variables, however narrowed. */
+type Who = { var: Pick<AppVariables, 'user' | 'member' | 'hostTenant'> };
+
+export function isSsoUser(c: Who): boolean {
+  return Boolean(c.var.hostTenant?.isSsoEnabled && c.var.member?.isSsoEnabled);
 }
 
-export function hasAccess(c: Ctx, access: Access): boolean {
+export function hasAccess(c: Who, access: Access): boolean {
   if (access === 'public') return true;
-  const user = c.get('user');
+  const { user } = c.var;
   if (!user) return false;
   if (access === 'authenticated') return true;
-  const isAdmin = Boolean(c.get('member')?.isAdmin);
+  const isAdmin = Boolean(c.var.member?.isAdmin);
   if (access === 'admin') return isAdmin;
   // Tenant managers only while viewing a tenant from its subdomain.
-  return isAdmin || Boolean(user.isTenantManager && c.get('hostTenant'));
+  return isAdmin || Boolean(user.isTenantManager && c.var.hostTenant);
+}
+
+/**
+ * Narrows a request on a tenant's host to TenantEnv: the tenant this request read (never a cached
+ * copy: a signed-in request reads it with its session) and its scope. False when any is missing.
+ */
+function enterTenant(c: { var: AppVariables; set: (key: 'tenantScope', value: AppVariables['tenantScope']) => void }): boolean {
+  const { session, user, freshTenant } = c.var;
+  if (!session || !user || !freshTenant) return false;
+  c.set('tenantScope', tenantScope(c.var.deps.db, freshTenant));
+  return true;
 }
 
 export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -47,20 +62,43 @@ export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   return next();
 };
 
+/**
+ * Before a screen for signed-in people: the page guard has sent anyone else to the login; this
+ * narrows the context to AuthedEnv for the screen.
+ */
+export const signedInPage: MiddlewareHandler<AuthedEnv> = async (c, next) => {
+  const { session, user, scope, memberships } = c.var;
+  if (!session || !user || !scope || !memberships) return c.redirect(`${c.var.deps.config.BASE_PATH}/login`, 302);
+  return next();
+};
+
 /** API: 401 without a session. */
 export const requireSession: MiddlewareHandler<AuthedEnv> = async (c, next) => {
   if (!c.get('session') || !c.get('user')) return errorAnswer(c, 'unauthenticated');
   return next();
 };
 
-/** API: 403 unless the caller may use `access` on this host. */
-export function requireAccess(access: Access): MiddlewareHandler<AuthedEnv> {
+/** API: 401 without a session, 403 unless the caller administers this host's tenant. */
+export function requireAccess(access: 'admin' | 'admin-or-manager'): MiddlewareHandler<TenantEnv> {
   return async (c, next) => {
-    if (!c.get('session') || !c.get('user')) return errorAnswer(c, 'unauthenticated');
-    if (!hasAccess(c as unknown as Ctx, access)) return errorAnswer(c, 'forbidden');
+    if (!c.var.session || !c.var.user) return errorAnswer(c, 'unauthenticated');
+    if (!hasAccess(c, access) || !enterTenant(c)) return errorAnswer(c, 'forbidden');
     return next();
   };
 }
+
+/**
+ * Before a tenant administration screen: the page guard has decided who may open it (from the
+ * route table); this narrows the context to TenantEnv for the screen, and sends anyone else to
+ * their account.
+ */
+export const tenantPage: MiddlewareHandler<TenantEnv> = async (c, next) => {
+  const { route } = c.var;
+  if (!route || route.access === 'public' || route.access === 'authenticated' || !hasAccess(c, route.access) || !enterTenant(c)) {
+    return c.redirect(`${c.var.deps.config.BASE_PATH}/my-account`, 302);
+  }
+  return next();
+};
 
 // Every call the API catalog marks `person`, matched with the same path syntax the routes use.
 const personCalls = new TrieRouter<true>();

@@ -1,9 +1,10 @@
 // Language: the signed-in user's setting, then the login footer's cookie, then Accept-Language.
 // Decided once per request, by contextMiddleware, when it knows who is asking.
 import { DEFAULT_LANG, getT, isLang, langFromAcceptLanguage, type Lang } from '../../shared/i18n';
-import type { Ctx } from '../http/env';
+import type { Context } from 'hono';
+import type { AppEnv, Ctx } from '../http/env';
 
-export function setLang(c: Ctx, lang: Lang) {
+export function setLang(c: Context<AppEnv>, lang: Lang) {
   c.set('lang', lang);
   c.set('t', getT(lang));
 }

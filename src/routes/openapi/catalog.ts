@@ -4,16 +4,7 @@
 // with the routes the app really mounts (tests/integration/openapi.test.ts): a route without an
 // entry here, or an entry without a route, fails the build.
 import type * as z from 'zod/mini';
-import {
-  contactSchema,
-  idpStatusSchema,
-  moreServicesSchema,
-  passwordPolicySchema,
-  samlSettingSchema,
-  subdomainSchema,
-  twofaPolicySchema,
-  whitelistedIpSchema,
-} from '../../shared/tenant-settings/schemas';
+import { passwordPolicySchema, subdomainSchema, twofaPolicySchema, whitelistedIpSchema } from '../../shared/tenant-settings/schemas';
 import {
   createTenantSchema,
   listTenantsQuerySchema,
@@ -44,6 +35,8 @@ import {
   verifyPasswordSchema,
   verifyResetTokenSchema,
 } from '../../shared/schemas';
+import { contactSchema, moreServicesSchema } from '../../shared/billing/schemas';
+import { idpStatusSchema, samlSettingSchema } from '../../shared/sso/schemas';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -84,8 +84,10 @@ function need(scope: OperatorScope): MiddlewareHandler<OperatorEnv> {
 
 const allQuery = z.object({ all: z.optional(z.enum(['true', 'false'])) });
 
-const operator = new Hono<OperatorEnv>();
-operator.use('/operator/*', bearerAuth);
+/** Mounted under `<base>/api` by createApp. */
+export const operatorApi = new Hono<AppEnv>();
+// The same app, its calls typed with the operator the bearer check sets.
+const operator = operatorApi.use('/operator/*', bearerAuth);
 
 operator.get('/operator/whoami', async (c) => {
   await auditOperator(c.get('deps'), actorOf(c), 'whoami');
@@ -142,6 +144,3 @@ operator.get('/operator/service-requests', need('requests:read'), async (c) =>
 operator.post('/operator/service-requests/:id/handled', need('requests:write'), async (c) =>
   c.json(await markRequestHandled(c.get('deps'), actorOf(c), idParam(c.req.param('id')))),
 );
-
-/** Mounted under `<base>/api` by createApp. */
-export const operatorApi = operator as unknown as Hono<AppEnv>;

@@ -5,27 +5,27 @@ import DeactivatedUsers from '../../islands/people/DeactivatedUsers';
 import { DEACTIVATED_PAGE_SIZE, pageQuerySchema } from '../../shared/people/schemas';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { hasAccess } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, ManagerBanner } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function deactivatedPageScreen(c: Ctx) {
+export async function deactivatedPageScreen(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const base = deps.config.BASE_PATH;
   const isAdmin = hasAccess(c, 'admin');
-  const { data } = await loadFrame(c);
+  const { data } = await loadFrame(c, c.var.user);
   const parsed = pageQuerySchema.safeParse({ page: c.req.query('page') });
   const page = parsed.success ? parsed.data.page : 1;
-  const [list, seats] = await Promise.all([listDeactivated(deps.db, tenant.id, page, DEACTIVATED_PAGE_SIZE), allowedApps(deps.db, tenant.id)]);
+  const [list, seats] = await Promise.all([listDeactivated(scope, page, DEACTIVATED_PAGE_SIZE), allowedApps(scope)]);
   const apps = seats.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
   return renderPage(c, {
     titleKey: 'titles.admin-deactivated-user-management',
     body: (
       <Frame data={data}>
-        {!isAdmin && <ManagerBanner t={t} tenantName={tenant.name} />}
+        {!isAdmin && <ManagerBanner t={t} tenantName={scope.tenant.name} />}
         <p className="m-0 mb-3">
           <a href={`${base}/admin/users`} className="inline-flex items-center gap-1 rounded border border-slate-600 bg-white px-3 py-1 text-slate-900 no-underline hover:bg-slate-100">
             <span aria-hidden="true">←</span>

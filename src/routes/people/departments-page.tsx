@@ -4,23 +4,23 @@ import { listDepartments } from '../../domain/people/departments';
 import Departments from '../../islands/people/Departments';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { hasAccess } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, ManagerBanner } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function departmentsPageScreen(c: Ctx) {
+export async function departmentsPageScreen(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const isAdmin = hasAccess(c, 'admin');
-  const { data } = await loadFrame(c);
-  const departments = await listDepartments(deps, tenant.id);
+  const { data } = await loadFrame(c, c.var.user);
+  const departments = await listDepartments(deps, scope);
   return renderPage(c, {
     titleKey: 'titles.admin-department-management',
     body: (
       <Frame data={data}>
-        {!isAdmin && <ManagerBanner t={t} tenantName={tenant.name} />}
+        {!isAdmin && <ManagerBanner t={t} tenantName={scope.tenant.name} />}
         <AdminHeading t={t} titleKey="titles.admin-department-management" intro={t('people.departments.intro')} />
         <Island name="Departments" component={Departments} props={{ lang, basePath: deps.config.BASE_PATH, departments }} />
       </Frame>

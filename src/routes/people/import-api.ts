@@ -3,7 +3,7 @@
 // the progress of an import that runs as a job (decision 0030). The upload is read as a stream
 // (multipart.ts) and stored piece by piece; a small file is then imported within the request and
 // answered as before, a large one answers 202 with the job to follow.
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { AppError, ValidationError } from '../../domain/errors';
 import { isErrorCode } from '../../shared/error-codes';
 import { drainMailQueue } from '../../domain/people/mail-queue';
@@ -12,10 +12,10 @@ import { getImportJob, progressOf, type ImportKind } from '../../domain/people/i
 import { continueImportJob, runInline } from '../../domain/people/import/runner';
 import { receiveUpload } from '../../domain/people/import/upload';
 import { CSV_TYPE_ERROR, IMPORT_MAX_BYTES, IMPORT_SAMPLE_FILENAME, importJobParamSchema, type ImportAccepted } from '../../shared/people/schemas';
-import type { AppEnv, AuthedEnv } from '../http/env';
+import type { AppEnv, TenantCtx } from '../http/env';
 import { requireAccess } from '../middleware/guards';
 import { inBackground } from '../http/background';
-import { peopleActor } from './http';
+import { actorOf } from '../http/actor';
 import { MalformedMultipart, openMultipartFile } from './multipart';
 import { errorAnswer } from '../http/errors';
 
@@ -31,9 +31,9 @@ const BODY_LIMIT = IMPORT_MAX_BYTES + 64 * 1024;
 const CSV_TYPES = new Set(['text/csv', 'text/plain', 'application/csv', 'text/x-csv', 'application/vnd.ms-excel', 'application/octet-stream', '']);
 const required = () => new ValidationError({ csvFile: ['The csv file field is required.'] });
 
-async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
+async function upload(c: TenantCtx, kind: ImportKind) {
   const { deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const declared = Number(c.req.header('content-length'));
   if (declared > BODY_LIMIT) return errorAnswer(c, 'file-too-large');
   const body = c.req.raw.body;
@@ -54,7 +54,7 @@ async function upload(c: Context<AuthedEnv>, kind: ImportKind) {
   let job;
   try {
     // (A refusal before the file is read stops reading the body.)
-    job = await receiveUpload(deps, tenant, kind, file, c.get('lang'), peopleActor(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES });
+    job = await receiveUpload(deps, scope, kind, file, c.get('lang'), actorOf(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES });
   } catch (e) {
     if (e instanceof MalformedMultipart) throw new AppError('upload-failed');
     if (e instanceof AppError && e.code === 'imports-in-progress') file.cancel();
@@ -89,12 +89,12 @@ adminImportApi.get('/admin/users/import', people, (c) => {
   });
 });
 
-adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await listImportLogs(c.get('deps'), c.get('hostTenant')!.id)));
+adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await listImportLogs(c.get('deps'), c.var.tenantScope)));
 
 // The progress of a job: the member who started it, on its tenant's host; anyone else 404.
 adminImportApi.get('/admin/users/import/:jobId{[0-9]+}', people, async (c) => {
   const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
   if (!parsed.success) throw new AppError('not-found');
-  const progress = await getImportJob(c.get('deps'), c.get('hostTenant')!.id, c.get('user').id, parsed.data.jobId);
+  const progress = await getImportJob(c.get('deps'), c.var.tenantScope, c.get('user').id, parsed.data.jobId);
   return c.json(progress, 200, { 'Cache-Control': 'no-store' });
 });

@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/env';
 import { feature } from '../http/feature';
+import { tenantPage } from '../middleware/guards';
 import { adminPeopleApi } from './api';
 import { deactivatedPageScreen } from './deactivated-page';
 import { departmentsPageScreen } from './departments-page';
@@ -15,6 +16,9 @@ export const people = feature({
   // The import's static paths (/admin/users/import...) before the user ids of the people calls.
   api: [adminImportApi, adminPeopleApi],
   pages: [
-    new Hono<AppEnv>().get('/admin/users', usersPageScreen).get('/admin/deactivated', deactivatedPageScreen).get('/admin/departments', departmentsPageScreen),
+    new Hono<AppEnv>()
+      .get('/admin/users', tenantPage, usersPageScreen)
+      .get('/admin/deactivated', tenantPage, deactivatedPageScreen)
+      .get('/admin/departments', tenantPage, departmentsPageScreen),
   ],
 });

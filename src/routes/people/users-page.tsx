@@ -10,36 +10,36 @@ import { USER_SORTS, usersQuerySchema, type UsersPage } from '../../shared/peopl
 import { readListQuery, type ListQuery } from '../../shared/people/list-state';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { ssoStatus } from '../http/apps';
 import { hasAccess } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, ManagerBanner } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function usersPageScreen(c: Ctx) {
+export async function usersPageScreen(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const isAdmin = hasAccess(c, 'admin');
-  const { data } = await loadFrame(c);
+  const { data } = await loadFrame(c, c.var.user);
   // An odd parameter falls back to its default (the rest of the query still applies) rather
   // than an error page; the result then passes the API's own schema.
   const query: ListQuery = readListQuery(new URL(c.req.url).searchParams, USER_SORTS);
   const q = usersQuerySchema.parse({ search: query.q || undefined, sort: query.sort, order: query.dir, page: String(query.page), perPage: String(query.perPage) });
   // The same pieces GET admin/users and GET admin/apps/allowed answer with (routes/people/api.ts).
   const [page, visible, status, seats, departments, importLogs] = await Promise.all([
-    listUsers(deps.db, tenant, q),
-    ssoOptionsVisible(deps, tenant, !isAdmin),
+    listUsers(scope, q),
+    ssoOptionsVisible(scope, !isAdmin),
     ssoStatus(c),
-    allowedApps(deps.db, tenant.id),
-    listDepartments(deps, tenant.id),
-    listImportLogs(deps, tenant.id),
+    allowedApps(scope),
+    listDepartments(deps, scope),
+    listImportLogs(deps, scope),
   ]);
   const list: UsersPage = {
     ...page,
     ssoOptionsVisible: visible,
     ssoStatus: status,
-    ssoUsersLimit: tenant.featureSsoUsersLimit,
+    ssoUsersLimit: scope.tenant.featureSsoUsersLimit,
     schedulerAllowed: seats.some((a) => a.key === 'scheduler'),
   };
   const apps = seats.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
@@ -47,7 +47,7 @@ export async function usersPageScreen(c: Ctx) {
     titleKey: 'titles.admin-user-management',
     body: (
       <Frame data={data}>
-        {!isAdmin && <ManagerBanner t={t} tenantName={tenant.name} />}
+        {!isAdmin && <ManagerBanner t={t} tenantName={scope.tenant.name} />}
         <AdminHeading t={t} titleKey="titles.admin-user-management" intro={t('people.users.intro')} />
         <Island
           name="UsersScreen"

@@ -16,7 +16,7 @@ import { safeContinuePath } from '../../shared/sign-in/continue-path';
 import { addinRedeemSchema, addinTokenSchema, handoffSchema, loginSchema } from '../../shared/schemas';
 import { browserCookies, clearSessionCookie, rememberedDeviceCookie } from '../http/cookies';
 import { answerOutcome, clientInfo, handoffTo } from './http';
-import { decidingTenant, type AppEnv, type Ctx } from '../http/env';
+import { decidingTenant, type AppEnv } from '../http/env';
 import { requireSession } from '../middleware/guards';
 import { limitPerAddress } from '../middleware/rate-limit';
 import { jsonAnswer } from '../middleware/security';
@@ -60,8 +60,8 @@ authApi.get('/user', async (c) => {
     // With SSO on for this tenant: where its SAML login starts (on the initial subdomain).
     const status = await ssoStatus(c);
     const tenant = c.get('hostTenant');
-    const sso = tenant && status !== 'none' ? spUrls(c.get('deps').config, tenant) : null;
-    return errorAnswer(c, 'unauthenticated', { ssoUrl: sso?.loginUrl ?? null, ssoSubdomain: sso ? tenant!.initialSubdomain : null, statusSSOActiveUsers: status });
+    const sso = tenant && status !== 'none' ? { urls: spUrls(c.get('deps').config, tenant), subdomain: tenant.initialSubdomain } : null;
+    return errorAnswer(c, 'unauthenticated', { ssoUrl: sso?.urls.loginUrl ?? null, ssoSubdomain: sso?.subdomain ?? null, statusSSOActiveUsers: status });
   }
   // The call every app makes on every page: answered with all its headers at once, from what the
   // request's one statement read (the memberships its session's scope may see).
@@ -74,7 +74,7 @@ authApi.post('/handoff', requireSession, async (c) => {
   const { deps } = c.var;
   const base = deps.config.BASE_PATH;
   const path = safeContinuePath(input.continue, base, appPaths(deps.config)) ?? `${base}/my-account`;
-  return c.json(await handoffTo(c as unknown as Ctx, input.tenant_id, path));
+  return c.json(await handoffTo(c, input.tenant_id, path));
 });
 
 authApi.post('/outlook-sso/map-user', requireSession, async (c) => {

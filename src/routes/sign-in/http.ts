@@ -11,8 +11,7 @@ import { AppError } from '../../domain/errors';
 import { tenantOrigin } from '../../domain/tenants/hosts';
 import { userPayload } from '../../domain/account/profile';
 import { browserCookies, portalWideName, rememberedDeviceCookie, setChallengeCookie, setKnownBrowserCookie, setSessionCookie } from '../http/cookies';
-import type { Context } from 'hono';
-import { decidingTenant, type AppEnv, type Ctx } from '../http/env';
+import { decidingTenant, type Ctx } from '../http/env';
 import { type ClientInfo } from '../../domain/sign-in/client';
 
 export function clientInfo(c: Ctx): ClientInfo {
@@ -34,8 +33,7 @@ export const HANDOFF_BINDING_COOKIE = 'portal_handoff';
  * A hand-off of this session to `tenantId`, its binding cookie set on the portal domain (so the
  * target host receives it) for as long as the code lives (domain/sign-in/handoff.ts).
  */
-export async function startHandoff<E extends AppEnv>(ctx: Context<E>, session: Session, tenantId: number, path: string) {
-  const c = ctx as unknown as Ctx;
+export async function startHandoff(c: Ctx, session: Session, tenantId: number, path: string) {
   const handoff = await createHandoff(c.get('deps'), session, tenantId, path);
   if (handoff.binding) {
     setCookie(c, `${portalWideName(c, HANDOFF_BINDING_COOKIE)}_${handoff.binding.id}`, handoff.binding.value, {

@@ -181,7 +181,7 @@ loginPages.post('/login', ...pageForm, async (c) => {
       if (e instanceof AppError && e.status === 429) return again({ step, wait: Number(e.details.duration), status: 429 });
       throw e;
     }
-    const subdomain = await ssoSubdomainForEmail(deps.db, parsed.data.email, step === 'email' ? hostTenant!.id : undefined);
+    const subdomain = await ssoSubdomainForEmail(deps.db, parsed.data.email, step === 'email' ? hostTenant?.id : undefined);
     if (subdomain) return seeOther(c, ssoLoginUrl(c, subdomain, relay));
     // Next on a tenant host: the password step, the email locked. "Log in with SSO": not set up.
     return step === 'email' ? again({ step: 'password' }) : again({ step, alert: 'errors.sso-not-configured' });

@@ -10,15 +10,16 @@ import { consumeResponse, idpLogout, startLogin } from '../../domain/sso/flow';
 import { samlSettingView, saveSamlSetting, setIdpStatus } from '../../domain/sso/settings';
 import { SAML_PATHS, spMetadata } from '../../domain/sso/sp';
 import { SamlRefusal } from '../../domain/sso/xml-guard';
-import { idpStatusSchema, samlSettingSchema } from '../../shared/tenant-settings/schemas';
 import { clientInfo } from '../sign-in/http';
 import { setSessionCookie } from '../http/cookies';
-import { decidingTenant, type AppEnv, type AuthedEnv, type Ctx } from '../http/env';
+import { decidingTenant, type AppEnv, type Ctx } from '../http/env';
 import { requireAccess } from '../middleware/guards';
 import { samlResultPage } from './result-pages';
 import { appPaths } from '../http/apps';
 import { readJson } from '../http/validate';
 import { errorAnswer } from '../http/errors';
+import { actorOf } from '../http/actor';
+import { idpStatusSchema, samlSettingSchema } from '../../shared/sso/schemas';
 
 export const samlApi = new Hono<AppEnv>();
 
@@ -111,17 +112,15 @@ samlApi.get('/saml2/all/sls', async (c) => {
 });
 
 const admin = requireAccess('admin');
-type Admin = { var: AuthedEnv['Variables'] };
-const actorOf = (c: Admin) => ({ userId: c.var.user.id, ip: c.var.clientIp });
 
-samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.get('deps'), c.get('hostTenant')!)));
+samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.get('deps'), c.var.tenantScope)));
 
 samlApi.post('/admin/saml', admin, async (c) => {
   const input = await readJson(c, samlSettingSchema);
-  return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.get('hostTenant')!, input, actorOf(c))) });
+  return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.var.tenantScope, input, actorOf(c))) });
 });
 
 samlApi.patch('/admin/saml/configure-idp-status', admin, async (c) => {
   const { isIdpConfigured } = await readJson(c, idpStatusSchema);
-  return c.json(await setIdpStatus(c.get('deps'), c.get('hostTenant')!, isIdpConfigured, actorOf(c)));
+  return c.json(await setIdpStatus(c.get('deps'), c.var.tenantScope, isIdpConfigured, actorOf(c)));
 });

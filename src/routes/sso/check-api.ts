@@ -1,9 +1,9 @@
 // The SSO checks a login page makes before anyone signs in (spec 01 "SSO status at startup",
 // "Email-first mode"): whether the host signs in with SAML, and whether an email does.
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { samlSettings } from '../../db/schema';
 import { ssoSubdomainForEmail } from '../../domain/sso/email-check';
+import { idpConfigured } from '../../domain/sso/settings';
+import { tenantScope } from '../../domain/tenants/scope';
 import { emailQuerySchema } from '../../shared/schemas';
 import type { AppEnv, Ctx } from '../http/env';
 import { ssoStatus } from '../http/apps';
@@ -13,10 +13,9 @@ import { limitPerAddress } from '../middleware/rate-limit';
 export const ssoCheckApi = new Hono<AppEnv>();
 
 ssoCheckApi.get('/saml2/check', async (c) => {
-  const tenant = c.get('hostTenant');
-  const setting = tenant?.isSsoEnabled ? await c.get('deps').db.select({ on: samlSettings.isIdpConfigured }).from(samlSettings).where(eq(samlSettings.tenantId, tenant.id)).get() : undefined;
+  const tenant = c.var.hostTenant;
   return c.json({
-    is_idp_configured: Boolean(tenant?.isSsoEnabled && setting?.on),
+    is_idp_configured: Boolean(tenant?.isSsoEnabled && (await idpConfigured(tenantScope(c.var.deps.db, tenant)))),
     initial_subdomain: tenant?.initialSubdomain ?? null,
     statusSSOActiveUsers: await ssoStatus(c),
   });
@@ -25,8 +24,9 @@ ssoCheckApi.get('/saml2/check', async (c) => {
 /** Whether an email signs in with SSO (domain/sso/email-check.ts); on a subdomain only that tenant counts. */
 async function ssoForEmail(c: Ctx, onlyHost: boolean) {
   const { email } = readQuery(c, emailQuerySchema);
-  if (onlyHost && !c.get('hostTenant')) return c.json({ is_idp_configured: false, initial_subdomain: null });
-  const subdomain = await ssoSubdomainForEmail(c.get('deps').db, email, onlyHost ? c.get('hostTenant')!.id : undefined);
+  const host = c.var.hostTenant;
+  if (onlyHost && !host) return c.json({ is_idp_configured: false, initial_subdomain: null });
+  const subdomain = await ssoSubdomainForEmail(c.var.deps.db, email, onlyHost ? host?.id : undefined);
   return c.json({ is_idp_configured: subdomain !== null, initial_subdomain: subdomain });
 }
 

@@ -3,9 +3,10 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/env';
 import { feature } from '../http/feature';
+import { tenantPage } from '../middleware/guards';
 import { samlApi } from './api';
 import { ssoCheckApi } from './check-api';
 import { samlPages } from './result-pages';
 import { ssoSettingPage } from './setting-page';
 
-export const sso = feature({ api: [ssoCheckApi, samlApi], pages: [new Hono<AppEnv>().get('/admin/sso-setting', ssoSettingPage), samlPages] });
+export const sso = feature({ api: [ssoCheckApi, samlApi], pages: [new Hono<AppEnv>().get('/admin/sso-setting', tenantPage, ssoSettingPage), samlPages] });

@@ -4,23 +4,23 @@ import { isSsoSubscribed, samlSettingView } from '../../domain/sso/settings';
 import SsoSetting from '../../islands/sso/SsoSetting';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function ssoSettingPage(c: Ctx) {
+export async function ssoSettingPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c);
-  const subscribed = isSsoSubscribed(tenant);
+  const { data } = await loadFrame(c, c.var.user);
+  const subscribed = isSsoSubscribed(scope.tenant);
   let body;
   if (subscribed) {
-    const view = await samlSettingView(deps, tenant);
+    const view = await samlSettingView(deps, scope);
     // The test runs on the initial host, where the ACS is, with the request bound to that host.
     const url = new URL(c.req.url);
-    const testUrl = `${url.protocol}//${tenant.initialSubdomain}.${deps.config.PORTAL_DOMAIN}${url.port ? ':' + url.port : ''}${base}/api/saml2/all/login?RelayState=${encodeURIComponent(`${base}/saml-test-passed`)}`;
+    const testUrl = `${url.protocol}//${scope.tenant.initialSubdomain}.${deps.config.PORTAL_DOMAIN}${url.port ? ':' + url.port : ''}${base}/api/saml2/all/login?RelayState=${encodeURIComponent(`${base}/saml-test-passed`)}`;
     const expiresAt = view.saml_setting?.certificate_expires_at;
     body = (
       <Island

@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { addAllowedIp, deleteAllowedIp, listAllowedIps, setIpRestriction } from '../../domain/tenant-settings/ip-allowlist';
 import { tenantOrigin } from '../../domain/tenants/hosts';
-import { changeSubdomain, passwordPolicyView, setPasswordPolicy, setTwofaPolicy, type Actor } from '../../domain/tenant-settings/settings';
+import { changeSubdomain, passwordPolicyView, setPasswordPolicy, setTwofaPolicy } from '../../domain/tenant-settings/settings';
 import { assertRecentPassword } from '../../domain/twofa/setup';
 import {
   passwordPolicySchema,
@@ -12,26 +12,23 @@ import {
   whitelistedIpSchema,
 } from '../../shared/tenant-settings/schemas';
 import { startHandoff } from '../sign-in/http';
-import type { AppEnv, AuthedEnv } from '../http/env';
+import type { AppEnv } from '../http/env';
 import { requireAccess } from '../middleware/guards';
 import { idParam } from '../http/params';
 import { readJson } from '../http/validate';
+import { actorOf } from '../http/actor';
 
 export const tenantSettingsApi = new Hono<AppEnv>();
 
 const admin = requireAccess('admin');
 
-type Admin = { var: AuthedEnv['Variables'] };
-/** The admin's tenant (the guard guarantees a host tenant with an admin membership). */
-const tenantOf = (c: Admin) => c.var.hostTenant!;
-const actorOf = (c: Admin): Actor => ({ userId: c.var.user.id, ip: c.var.clientIp });
 
 
 tenantSettingsApi.patch('/admin/subdomain', admin, async (c) => {
   const { subdomain } = await readJson(c, subdomainSchema);
   // The admin re-entered their password (POST password/verify) within the last 15 minutes.
   assertRecentPassword(c.get('session'), c.get('deps').clock.now());
-  const updated = await changeSubdomain(c.get('deps'), tenantOf(c), subdomain, actorOf(c));
+  const updated = await changeSubdomain(c.get('deps'), c.var.tenantScope, subdomain, actorOf(c));
   // The browser moves to the new host through a hand-off, to the same page with status=changed.
   const base = c.get('deps').config.BASE_PATH;
   const { code } = await startHandoff(c, c.get('session'), updated.id, `${base}/admin/tenant-settings?status=changed`);
@@ -39,42 +36,42 @@ tenantSettingsApi.patch('/admin/subdomain', admin, async (c) => {
   return c.json({ message: 'success', subdomain: updated.subdomain, initial_subdomain: updated.initialSubdomain, url: `${origin}${base}/handoff?code=${code}` });
 });
 
-tenantSettingsApi.get('/admin/whitelisted-ips', admin, async (c) => c.json(await listAllowedIps(c.get('deps'), tenantOf(c))));
+tenantSettingsApi.get('/admin/whitelisted-ips', admin, async (c) => c.json(await listAllowedIps(c.get('deps'), c.var.tenantScope)));
 
 tenantSettingsApi.post('/admin/whitelisted-ips', admin, async (c) => {
   const input = await readJson(c, whitelistedIpSchema);
-  return c.json(await addAllowedIp(c.get('deps'), tenantOf(c), input, actorOf(c)), 201);
+  return c.json(await addAllowedIp(c.get('deps'), c.var.tenantScope, input, actorOf(c)), 201);
 });
 
 tenantSettingsApi.delete('/admin/whitelisted-ips/:id', admin, async (c) => {
-  await deleteAllowedIp(c.get('deps'), tenantOf(c), idParam(c.req.param('id')), actorOf(c));
+  await deleteAllowedIp(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
   return c.json({ message: 'success' });
 });
 
 tenantSettingsApi.patch('/admin/enable-ip-restriction', admin, async (c) => {
-  await setIpRestriction(c.get('deps'), tenantOf(c), true, actorOf(c));
+  await setIpRestriction(c.get('deps'), c.var.tenantScope, true, actorOf(c));
   return c.json({ message: 'success' });
 });
 
 tenantSettingsApi.patch('/admin/disable-ip-restriction', admin, async (c) => {
-  await setIpRestriction(c.get('deps'), tenantOf(c), false, actorOf(c));
+  await setIpRestriction(c.get('deps'), c.var.tenantScope, false, actorOf(c));
   return c.json({ message: 'success' });
 });
 
 tenantSettingsApi.get('/admin/twofa', admin, (c) => {
-  const t = tenantOf(c);
+  const t = c.var.tenantScope.tenant;
   return c.json({ isTwofaEnforced: t.isTwofaEnforced, isTwofaSkipAllowed: t.isTwofaSkipAllowed, isFeatureTwofaEnforcementSubscribed: t.isFeatureTwofaEnforcementSubscribed });
 });
 
 tenantSettingsApi.post('/admin/twofa', admin, async (c) => {
   const input = await readJson(c, twofaPolicySchema);
-  return c.json({ message: 'success', ...(await setTwofaPolicy(c.get('deps'), tenantOf(c), input, actorOf(c))) });
+  return c.json({ message: 'success', ...(await setTwofaPolicy(c.get('deps'), c.var.tenantScope, input, actorOf(c))) });
 });
 
-tenantSettingsApi.get('/admin/password-policy', admin, (c) => c.json(passwordPolicyView(tenantOf(c))));
+tenantSettingsApi.get('/admin/password-policy', admin, (c) => c.json(passwordPolicyView(c.var.tenantScope.tenant)));
 
 tenantSettingsApi.patch('/admin/password-policy', admin, async (c) => {
   const input = await readJson(c, passwordPolicySchema);
-  await setPasswordPolicy(c.get('deps'), tenantOf(c), input, actorOf(c));
+  await setPasswordPolicy(c.get('deps'), c.var.tenantScope, input, actorOf(c));
   return c.json({ message: 'success', ...input });
 });

@@ -3,6 +3,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/env';
 import { feature } from '../http/feature';
+import { tenantPage } from '../middleware/guards';
 import { tenantSettingsApi } from './api';
 import { ipRestrictionPage } from './ip-restriction-page';
 import { passwordPolicyPage } from './password-policy-page';
@@ -13,9 +14,9 @@ export const tenantSettings = feature({
   api: [tenantSettingsApi],
   pages: [
     new Hono<AppEnv>()
-      .get('/admin/tenant-settings', tenantSettingsPage)
-      .get('/admin/ip-restriction', ipRestrictionPage)
-      .get('/admin/twofa', twofaPolicyPage)
-      .get('/admin/passwords', passwordPolicyPage),
+      .get('/admin/tenant-settings', tenantPage, tenantSettingsPage)
+      .get('/admin/ip-restriction', tenantPage, ipRestrictionPage)
+      .get('/admin/twofa', tenantPage, twofaPolicyPage)
+      .get('/admin/passwords', tenantPage, passwordPolicyPage),
   ],
 });

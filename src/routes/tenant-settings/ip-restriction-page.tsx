@@ -4,18 +4,18 @@ import { listAllowedIps } from '../../domain/tenant-settings/ip-allowlist';
 import IpRestriction from '../../islands/tenant-settings/IpRestriction';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, OptionalFeature } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function ipRestrictionPage(c: Ctx) {
+export async function ipRestrictionPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c);
-  const subscribed = tenant.isFeatureIpRestrictionSubscribed;
-  const entries = subscribed ? await listAllowedIps(deps, tenant) : [];
+  const { data } = await loadFrame(c, c.var.user);
+  const subscribed = scope.tenant.isFeatureIpRestrictionSubscribed;
+  const entries = subscribed ? await listAllowedIps(deps, scope) : [];
   return renderPage(c, {
     titleKey: 'titles.ip-restriction',
     body: (
@@ -25,7 +25,7 @@ export async function ipRestrictionPage(c: Ctx) {
           <Island
             name="IpRestriction"
             component={IpRestriction}
-            props={{ lang, basePath: base, enabled: tenant.isIpRestrictionEnabled, entries, currentIp: c.get('clientIp') }}
+            props={{ lang, basePath: base, enabled: scope.tenant.isIpRestrictionEnabled, entries, currentIp: c.get('clientIp') }}
           />
         ) : (
           <OptionalFeature t={t} base={base} />

@@ -3,21 +3,21 @@ import { passwordPolicyView } from '../../domain/tenant-settings/settings';
 import PasswordPolicyForm from '../../islands/tenant-settings/PasswordPolicyForm';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function passwordPolicyPage(c: Ctx) {
+export async function passwordPolicyPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
-  const { data } = await loadFrame(c);
+  const scope = c.var.tenantScope;
+  const { data } = await loadFrame(c, c.var.user);
   return renderPage(c, {
     titleKey: 'titles.password-policy-settings',
     body: (
       <Frame data={data}>
         <AdminHeading t={t} titleKey="titles.password-policy-settings" intro={t('passwordPolicy.intro')} />
-        <Island name="PasswordPolicyForm" component={PasswordPolicyForm} props={{ lang, basePath: deps.config.BASE_PATH, policy: passwordPolicyView(tenant) }} />
+        <Island name="PasswordPolicyForm" component={PasswordPolicyForm} props={{ lang, basePath: deps.config.BASE_PATH, policy: passwordPolicyView(scope.tenant) }} />
       </Frame>
     ),
   });

@@ -4,16 +4,16 @@ import { tenantOrigin } from '../../domain/tenants/hosts';
 import TenantUrlSettings, { type TenantUrl } from '../../islands/tenant-settings/TenantUrlSettings';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function tenantSettingsPage(c: Ctx) {
+export async function tenantSettingsPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const { PORTAL_DOMAIN: domain, BASE_PATH: base } = deps.config;
-  const { data } = await loadFrame(c);
+  const { data } = await loadFrame(c, c.var.user);
   const url = new URL(c.req.url);
   // The address members sign in at under each label (default tenant URL path: the base path).
   const entry = (label: string): TenantUrl => ({ label, url: `${tenantOrigin({ subdomain: label, initialSubdomain: label }, domain, url, c.get('https'))}${base}` });
@@ -29,8 +29,8 @@ export async function tenantSettingsPage(c: Ctx) {
             lang,
             basePath: base,
             portalDomain: domain,
-            initial: entry(tenant.initialSubdomain),
-            custom: tenant.subdomain ? entry(tenant.subdomain) : null,
+            initial: entry(scope.tenant.initialSubdomain),
+            custom: scope.tenant.subdomain ? entry(scope.tenant.subdomain) : null,
             changed: url.searchParams.get('status') === 'changed',
           }}
         />

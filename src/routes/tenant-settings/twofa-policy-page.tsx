@@ -3,26 +3,26 @@
 import TwofaPolicyForm from '../../islands/tenant-settings/TwofaPolicyForm';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
-import type { Ctx } from '../http/env';
+import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, OptionalFeature } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
-export async function twofaPolicyPage(c: Ctx) {
+export async function twofaPolicyPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const tenant = c.get('hostTenant')!;
+  const scope = c.var.tenantScope;
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c);
+  const { data } = await loadFrame(c, c.var.user);
   return renderPage(c, {
     titleKey: 'titles.twofa-settings',
     body: (
       <Frame data={data}>
         <AdminHeading t={t} titleKey="titles.twofa-settings" intro={t('twofaPolicy.intro')} />
-        {tenant.isFeatureTwofaEnforcementSubscribed ? (
+        {scope.tenant.isFeatureTwofaEnforcementSubscribed ? (
           <Island
             name="TwofaPolicyForm"
             component={TwofaPolicyForm}
-            props={{ lang, basePath: base, policy: { isTwofaEnforced: tenant.isTwofaEnforced, isTwofaSkipAllowed: tenant.isTwofaSkipAllowed } }}
+            props={{ lang, basePath: base, policy: { isTwofaEnforced: scope.tenant.isTwofaEnforced, isTwofaSkipAllowed: scope.tenant.isTwofaSkipAllowed } }}
           />
         ) : (
           <OptionalFeature t={t} base={base} />

@@ -17,6 +17,7 @@ import { appPaths } from '../http/apps';
 import type { AppEnv } from '../http/env';
 import { loadFrame } from '../http/frame-data';
 import { renderPage } from '../http/page';
+import { signedInPage } from '../middleware/guards';
 
 export const twofaPages = new Hono<AppEnv>();
 
@@ -38,9 +39,9 @@ export function verifyPasswordTarget(raw: string | undefined, basePath: string, 
   return path ? { redirect: raw, next: path } : fallback;
 }
 
-twofaPages.get('/verify-password', async (c) => {
+twofaPages.get('/verify-password', signedInPage, async (c) => {
   const { t, lang, deps } = c.var;
-  const { data } = await loadFrame(c);
+  const { data } = await loadFrame(c, c.var.user);
   const target = verifyPasswordTarget(c.req.query('redirect'), deps.config.BASE_PATH, appPaths(deps.config));
   return renderPage(c, {
     titleKey: 'titles.verify-password',
@@ -56,16 +57,15 @@ twofaPages.get('/verify-password', async (c) => {
   });
 });
 
-twofaPages.get('/twofa', async (c) => {
-  const { t, lang, deps } = c.var;
-  const user = c.get('user')!;
+twofaPages.get('/twofa', signedInPage, async (c) => {
+  const { t, lang, deps, user } = c.var;
   const base = deps.config.BASE_PATH;
   try {
-    assertRecentPassword(c.get('session')!, deps.clock.now());
+    assertRecentPassword(c.var.session, deps.clock.now());
   } catch {
     return c.redirect(`${base}/verify-password?redirect=twofa`, 302);
   }
-  const { data } = await loadFrame(c);
+  const { data } = await loadFrame(c, c.var.user);
   const method = user.twofaMethod;
   return renderPage(c, {
     titleKey: 'titles.twofa',

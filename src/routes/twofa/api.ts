@@ -40,7 +40,7 @@ export const twofaApi = new Hono<AppEnv>();
 
 /** Account 2FA: signed in, not an SSO user. */
 const notSso: MiddlewareHandler<AuthedEnv> = async (c, next) => {
-  if (isSsoUser(c as unknown as Ctx)) return errorAnswer(c, 'forbidden');
+  if (isSsoUser(c)) return errorAnswer(c, 'forbidden');
   return next();
 };
 /** ...and the password re-entered in this session within 15 minutes. */

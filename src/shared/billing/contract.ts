@@ -2,7 +2,7 @@
 // (spec 02 sections 3, 4 and 9): trial and contract state, the feature lines with their
 // "unlimited" and "not subscribed" rules, the bulk-email plans on offer, the date formats, and the
 // local-storage key of the "applied today" notice. Pure functions, shared by pages and islands.
-import { BULK_EMAIL_PLANS } from '../tenant-settings/schemas';
+import { BULK_EMAIL_PLANS } from './schemas';
 import type { Lang } from '../i18n';
 
 /** GET admin/contract-details (src/domain/billing/contract.ts); dates are ISO strings. */

@@ -167,7 +167,7 @@ const LATIN1_STEP = 8192;
 
 export function bytesToLatin1(bytes: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < bytes.length; i += LATIN1_STEP) out += String.fromCharCode.apply(null, bytes.subarray(i, i + LATIN1_STEP) as unknown as number[]);
+  for (let i = 0; i < bytes.length; i += LATIN1_STEP) out += String.fromCharCode(...bytes.subarray(i, i + LATIN1_STEP));
   return out;
 }
 

@@ -3,11 +3,11 @@
 // upload.ts, staging.ts and switch.ts; runner.ts runs them.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../../deps';
-import { affected, longBatch, longGet, type Db, type SqlStatement } from '../../../db/client';
+import { affected, type Db, longBatch, longGet, rawStatement, type SqlStatement } from '../../../db/client';
 import { importChunks, importJobs, importLogs } from '../../../db/schema';
 import type { ImportJobProgress } from '../../../shared/people/schemas';
 import { AppError } from '../../errors';
-import { rawStatement } from '../members';
+import type { TenantScope } from '../../tenants/scope';
 
 export type ImportKind = 'add' | 'update';
 export type ImportJob = typeof importJobs.$inferSelect;
@@ -54,16 +54,13 @@ export const workOf = (db: Db, job: ImportJob) => workFor(db, job.bytes >= LONG_
 export const pause = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /** Ends the job with `error` (the answer the import call gives for it) and logs it as failed. */
-export async function failJob(deps: Deps, job: ImportJob, error: AppError): Promise<ImportJob> {
+export async function failJob(deps: Deps, scope: TenantScope, job: ImportJob, error: AppError): Promise<ImportJob> {
   const { db, clock } = deps;
   const now = clock.now();
   const fields = { status: 'failed' as const, errorCode: error.code, errorStatus: error.status, errorDetails: error.details, lockedUntil: null, finishedAt: now, updatedAt: now };
   await db.batch([
     db.update(importJobs).set(fields).where(and(eq(importJobs.id, job.id), inArray(importJobs.status, ['uploading', 'queued', 'processing', 'switching']))),
-    db
-      .update(importLogs)
-      .set({ status: 'failed', endTime: now, error: error.code })
-      .where(and(eq(importLogs.id, job.importLogId ?? -1), eq(importLogs.tenantId, job.tenantId))),
+    scope.update(importLogs, { status: 'failed', endTime: now, error: error.code }, eq(importLogs.id, job.importLogId ?? -1)),
   ]);
   return { ...job, ...fields };
 }
@@ -83,11 +80,11 @@ export async function cleanupJob(deps: Deps, jobId: number, big = true): Promise
 }
 
 /** The job as the progress call answers it: only to the member who started it, on its tenant. */
-export async function getImportJob(deps: Deps, tenantId: number, userId: number, jobId: number): Promise<ImportJobProgress> {
+export async function getImportJob(deps: Deps, scope: TenantScope, userId: number, jobId: number): Promise<ImportJobProgress> {
   const job = await deps.db
     .select()
     .from(importJobs)
-    .where(and(eq(importJobs.id, jobId), eq(importJobs.tenantId, tenantId), eq(importJobs.userId, userId)))
+    .where(and(eq(importJobs.id, jobId), scope.own(importJobs), eq(importJobs.userId, userId)))
     .get();
   if (!job) throw new AppError('not-found');
   return progressOf(job);

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { Deps, JobMessage } from '../../../deps';
 import { importJobs } from '../../../db/schema';
 import { AppError } from '../../errors';
+import { scopeOf } from '../../tenants/scope';
 import { drainMailQueue } from '../mail-queue';
 import { type ImportJob, LEASE_MS, LONG_WORK_BYTES, MAX_ATTEMPTS, RETRY_MS, TERMINAL, cleanupJob, failJob, outcomeOf, pause } from './job';
 import { stagePiece } from './staging';
@@ -40,15 +41,16 @@ export interface RunOptions {
 export async function runImportJob(deps: Deps, jobId: number, opts: RunOptions = {}): Promise<ImportJob['status'] | 'busy'> {
   let job = await claim(deps, jobId);
   if (!job) return 'busy';
+  const scope = await scopeOf(deps.db, job.tenantId);
   const started = Date.now();
   try {
     for (;;) {
       let next: ImportJob | null;
       try {
-        next = job.status === 'switching' ? await switchIn(deps, job) : await stagePiece(deps, job);
+        next = job.status === 'switching' ? await switchIn(deps, scope, job) : await stagePiece(deps, scope, job);
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        next = await failJob(deps, job, e);
+        next = await failJob(deps, scope, job, e);
       }
       if (!next) return 'busy'; // lost the lease
       job = next;
@@ -66,7 +68,7 @@ export async function runImportJob(deps: Deps, jobId: number, opts: RunOptions =
   } catch (e) {
     // A database or runtime failure: retry later (the sweep), give up after a few attempts.
     const final = job.attempts >= MAX_ATTEMPTS;
-    if (final) await failJob(deps, job, new AppError('server-error'));
+    if (final) await failJob(deps, scope, job, new AppError('server-error'));
     else await deps.db.update(importJobs).set({ lockedUntil: deps.clock.now() + RETRY_MS, lastError: String(e).slice(0, 500) }).where(eq(importJobs.id, job.id));
     (final ? console.error : console.warn)(JSON.stringify({ level: final ? 'error' : 'warn', msg: final ? 'import job gave up' : 'import job step failed; will retry', jobId, error: String(e) }));
     return final ? 'failed' : job.status;
@@ -86,7 +88,7 @@ export async function resumeImportJobs(deps: Deps, run: (jobId: number) => Promi
     .from(importJobs)
     .where(and(eq(importJobs.status, 'uploading'), lt(importJobs.lockedUntil, now)))
     .limit(limit);
-  for (const job of stale) await failJob(deps, job, new AppError('upload-failed'));
+  for (const job of stale) await failJob(deps, await scopeOf(deps.db, job.tenantId), job, new AppError('upload-failed'));
   const due = await db
     .select({ id: importJobs.id })
     .from(importJobs)

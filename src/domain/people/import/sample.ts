@@ -8,14 +8,15 @@ import { importLogs, users } from '../../../db/schema';
 import type { Lang } from '../../../shared/i18n';
 import { IMPORT_HEADERS, type ImportLog } from '../../../shared/people/schemas';
 import { iso } from '../members';
+import type { TenantScope } from '../../tenants/scope';
 
 /** GET admin/users/import/update/logs: newest first. */
-export async function listImportLogs(deps: Deps, tenantId: number, limit = 50): Promise<ImportLog[]> {
+export async function listImportLogs(deps: Deps, scope: TenantScope, limit = 50): Promise<ImportLog[]> {
   const rows = await deps.db
     .select({ log: importLogs, name: users.name })
     .from(importLogs)
     .leftJoin(users, eq(users.id, importLogs.userId))
-    .where(eq(importLogs.tenantId, tenantId))
+    .where(scope.own(importLogs))
     .orderBy(desc(importLogs.startTime), desc(importLogs.id))
     .limit(limit);
   return rows.map(({ log, name }) => ({

@@ -5,13 +5,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import type { Deps } from '../../../deps';
-import { type SqlStatement } from '../../../db/client';
+import { rawStatement, type SqlStatement } from '../../../db/client';
 import { departments, importChunks, importJobs } from '../../../db/schema';
 import type { ImportRowError } from '../../../shared/people/schemas';
 import { AppError } from '../../errors';
 import { checkHeader, decodePiece, guessFormat, latin1ToBytes, readRecords, toRow, type CsvEncoding, type ParsedRow } from './csv';
-import { contractedApps, isGuardFailure, rawStatement } from '../members';
+import { contractedApps, isGuardFailure } from '../members';
 import { failJob, type ImportJob, LEASE_MS, MAX_ROW_ERRORS, workOf } from './job';
+import type { TenantScope } from '../../tenants/scope';
 
 const emailCheck = z.email();
 
@@ -34,7 +35,7 @@ interface StagedRow {
  * file so far) and returns what to stage. Rows with problems are staged as invalid so a later
  * duplicate of their address is still found; their problems go to `errors`.
  */
-async function checkRows(deps: Deps, job: ImportJob, rows: ParsedRow[], errors: ImportRowError[]): Promise<StagedRow[]> {
+async function checkRows(deps: Deps, scope: TenantScope, job: ImportJob, rows: ParsedRow[], errors: ImportRowError[]): Promise<StagedRow[]> {
   const { db } = deps;
   if (!rows.length) return [];
   const push = (e: ImportRowError) => {
@@ -43,13 +44,13 @@ async function checkRows(deps: Deps, job: ImportJob, rows: ParsedRow[], errors: 
   const emails = [...new Set(rows.map((r) => r.email).filter(Boolean))];
   const firstLine = rows[0]!.line;
   const [depts, contracted, members, earlier] = await Promise.all([
-    db.select({ id: departments.id, name: departments.name }).from(departments).where(eq(departments.tenantId, job.tenantId)),
-    contractedApps(db, job.tenantId),
+    db.select({ id: departments.id, name: departments.name }).from(departments).where(scope.own(departments)),
+    contractedApps(scope),
     // Only this piece's addresses: a tenant of any size never sits in memory.
     db.all<{ email: string; uid: number; tuid: number | null; operation_status: string | null; invitation_pending: number | null }>(sql`
       SELECT u.email AS email, u.id AS uid, tu.id AS tuid, tu.operation_status AS operation_status, tu.invitation_pending AS invitation_pending
       FROM json_each(${JSON.stringify(emails)}) j CROSS JOIN users u ON u.email = j.value
-        LEFT JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${job.tenantId}`),
+        LEFT JOIN tenant_users tu ON tu.user_id = u.id AND tu.tenant_id = ${scope.id}`),
     // Addresses staged by earlier pieces (line < this piece's first: a repeated step sees only those).
     db.all<{ email: string }>(sql`
       SELECT r.email AS email FROM json_each(${JSON.stringify(emails)}) j CROSS JOIN import_rows r ON r.job_id = ${job.id} AND r.email = j.value
@@ -106,10 +107,10 @@ async function checkRows(deps: Deps, job: ImportJob, rows: ParsedRow[], errors: 
 }
 
 /** Reads one piece: decode, parse, check, stage; the cursor moves in the same batch. */
-export async function stagePiece(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
+export async function stagePiece(deps: Deps, scope: TenantScope, job: ImportJob): Promise<ImportJob | null> {
   const { db, clock } = deps;
   const tenantLang = job.lang;
-  if (job.nextChunk >= job.chunks) return finishStaging(deps, job);
+  if (job.nextChunk >= job.chunks) return finishStaging(deps, scope, job);
   const piece = await db
     .select({ data: importChunks.data })
     .from(importChunks)
@@ -140,7 +141,7 @@ export async function stagePiece(deps: Deps, job: ImportJob): Promise<ImportJob 
   if (!final && carry.length > deps.config.IMPORT_CHUNK_BYTES * 2) {
     errors.push({ row: line + 1, column: null, error: 'parse' });
   }
-  const staged = await checkRows(deps, job, rows, errors);
+  const staged = await checkRows(deps, scope, job, rows, errors);
   const now = clock.now();
   const next = job.nextChunk + 1;
   const processed = job.processedRows + records.length - (headerSeen && !job.headerSeen ? 1 : 0);
@@ -183,7 +184,7 @@ export async function stagePiece(deps: Deps, job: ImportJob): Promise<ImportJob 
   }
   const updated: ImportJob = { ...job, status: 'processing', nextChunk: next, carry, delimiter: format.delimiter, newline: format.newline, headerSeen, records: line, processedRows: processed, rowErrors, attempts: 0, lockedUntil: now + LEASE_MS, updatedAt: now };
   if (rowErrors.length >= MAX_ROW_ERRORS || (!final && carry.length > deps.config.IMPORT_CHUNK_BYTES * 2)) {
-    return failJob(deps, updated, new AppError('invalid-csv', { rows: rowErrors }));
+    return failJob(deps, scope, updated, new AppError('invalid-csv', { rows: rowErrors }));
   }
   return updated;
 }
@@ -195,7 +196,7 @@ function leaseGuard(deps: Deps, jobId: number, token: string, next: number) {
 }
 
 /** Every piece is read: refuse the file with its problems, or go on to the switch. */
-async function finishStaging(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
+async function finishStaging(deps: Deps, scope: TenantScope, job: ImportJob): Promise<ImportJob | null> {
   if (!job.headerSeen) checkHeader(null, job.lang);
   if (job.rowErrors.length) throw new AppError('invalid-csv', { rows: job.rowErrors as ImportRowError[] });
   if (job.processedRows === 0) throw new AppError('no_data');

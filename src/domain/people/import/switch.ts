@@ -8,8 +8,10 @@ import { importJobs, importLogs } from '../../../db/schema';
 import type { ImportRowError, ManagedApp } from '../../../shared/people/schemas';
 import { actorSnapshot } from '../../audit/log';
 import { AppError, isUniqueViolation } from '../../errors';
-import { activeAdminCount, adminGuard, assertSeats, isGuardFailure, rawStatement, seatGuard } from '../members';
+import { activeAdminCount, adminGuard, assertSeats, isGuardFailure, seatGuard } from '../members';
 import { type ImportJob, SWITCH_ROWS, workOf } from './job';
+import type { TenantScope } from '../../tenants/scope';
+import { rawStatement } from '../../../db/client';
 
 /** A row the switch refuses, as the import call answers it. */
 const invalid = (line: number, column: ImportRowError['column'], error: string) => new AppError('invalid-csv', { rows: [{ row: line, column, error }] });
@@ -18,9 +20,9 @@ const invalid = (line: number, column: ImportRowError['column'], error: string) 
  * Checks the staged rows against the tenant as it is now (the file may have taken minutes, and
  * other admins may have acted meanwhile) for clear errors; the batch's guards close the races.
  */
-async function checkBeforeSwitch(deps: Deps, job: ImportJob): Promise<Record<ManagedApp, number>> {
+async function checkBeforeSwitch(deps: Deps, scope: TenantScope, job: ImportJob): Promise<Record<ManagedApp, number>> {
   const { db } = deps;
-  const T = job.tenantId;
+  const T = scope.id;
   // Each scans the staged rows (a million for a 50 MB file).
   const work = workOf(db, job);
   const first = async (query: ReturnType<typeof sql>) => (await work.get<{ line: number | null }>(query))?.line ?? null;
@@ -56,19 +58,19 @@ async function checkBeforeSwitch(deps: Deps, job: ImportJob): Promise<Record<Man
       WHERE r.job_id = ${job.id} AND tu.deactivated_at IS NULL`);
     extra = { meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) };
     const demoted = Number(row?.demoted ?? 0);
-    if (demoted > 0 && (await activeAdminCount(db, T)) - demoted + Number(row?.promoted ?? 0) <= 0) {
+    if (demoted > 0 && (await activeAdminCount(scope)) - demoted + Number(row?.promoted ?? 0) <= 0) {
       throw invalid(Number(row!.firstDemoted), 'is_admin', 'lastAdmin');
     }
   }
-  await assertSeats(db, T, { meishi: Math.max(0, extra.meishi), scheduler: Math.max(0, extra.scheduler) });
+  await assertSeats(scope, { meishi: Math.max(0, extra.meishi), scheduler: Math.max(0, extra.scheduler) });
   return extra;
 }
 
 /** The one step that changes the tenant: every staged row, or none. */
-export async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | null> {
+export async function switchIn(deps: Deps, scope: TenantScope, job: ImportJob): Promise<ImportJob | null> {
   const { db, clock } = deps;
-  const extra = await checkBeforeSwitch(deps, job);
-  const T = job.tenantId;
+  const extra = await checkBeforeSwitch(deps, scope, job);
+  const T = scope.id;
   const J = job.id;
   const now = clock.now();
   const ua = job.actorUserAgent;
@@ -150,10 +152,10 @@ export async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | 
     rawStatement(db, sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
       VALUES (${T}, ${actor}, ${actorSnapshot(actor)}, ${job.kind === 'add' ? 'users.imported' : 'users.import_updated'}, 'import_log', ${String(job.importLogId)}, ${job.actorIp}, ${ua},
         ${JSON.stringify({ filename: job.filename, count })}, ${now})`),
-    db.update(importLogs).set({ status: 'success', numberOfUsersUpdated: count, endTime: now }).where(and(eq(importLogs.id, job.importLogId ?? -1), eq(importLogs.tenantId, T))),
+    scope.update(importLogs, { status: 'success', numberOfUsersUpdated: count, endTime: now }, eq(importLogs.id, job.importLogId ?? -1)),
   );
-  if (extra.meishi > 0 || extra.scheduler > 0) statements.push(seatGuard(db, T));
-  if (job.kind === 'update') statements.push(adminGuard(db, T));
+  if (extra.meishi > 0 || extra.scheduler > 0) statements.push(seatGuard(scope));
+  if (job.kind === 'update') statements.push(adminGuard(scope));
   try {
     // Seconds for a large file (see LONG_WORK_BYTES).
     await work.batch(statements);
@@ -162,7 +164,7 @@ export async function switchIn(deps: Deps, job: ImportJob): Promise<ImportJob | 
       // The lease check, seats or the last admin: tell which (the lease one ends this runner).
       const current = await db.select({ status: importJobs.status, token: importJobs.leaseToken }).from(importJobs).where(eq(importJobs.id, J)).get();
       if (current?.token !== job.leaseToken || current?.status !== 'switching') return null;
-      await assertSeats(db, T, { meishi: Math.max(0, extra.meishi), scheduler: Math.max(0, extra.scheduler) });
+      await assertSeats(scope, { meishi: Math.max(0, extra.meishi), scheduler: Math.max(0, extra.scheduler) });
       throw new AppError('invalid-csv', { rows: [{ row: 1, column: 'is_admin', error: 'lastAdmin' }] });
     }
     if (isUniqueViolation(e, 'tenant_users')) throw new AppError('invalid-csv', { rows: [{ row: 1, column: 'email', error: 'alreadyMember' }] });

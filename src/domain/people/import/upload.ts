@@ -1,13 +1,14 @@
 // Phase 1 of a CSV import (decision 0030): the file's bytes are cut into pieces ending after a
 // newline byte and stored in `import_chunks` as they arrive; the encoding is decided at the end.
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Deps } from '../../../deps';
-import { importChunks, importJobs, importLogs, type Tenant } from '../../../db/schema';
+import { importChunks, importJobs, importLogs } from '../../../db/schema';
 import type { Lang } from '../../../shared/i18n';
 import { AppError } from '../../errors';
 import { bytesToLatin1, PieceCutter, UploadInspector } from './csv';
 import type { PeopleActor } from '../users';
 import { cleanupJob, failJob, type ImportJob, type ImportKind, MAX_RUNNING_IMPORTS, RUNNING, UPLOAD_LEASE_MS } from './job';
+import type { TenantScope } from '../../tenants/scope';
 
 export interface UploadLimits {
   /** Target piece size (IMPORT_CHUNK_BYTES). */
@@ -24,7 +25,7 @@ export interface UploadLimits {
  */
 export async function receiveUpload(
   deps: Deps,
-  tenant: Tenant,
+  scope: TenantScope,
   kind: ImportKind,
   file: { name: string; bytes: AsyncIterable<Uint8Array> },
   lang: Lang,
@@ -32,15 +33,15 @@ export async function receiveUpload(
   limits: UploadLimits,
 ): Promise<ImportJob> {
   const { db, clock } = deps;
-  const running = await db.select({ id: importJobs.id }).from(importJobs).where(and(eq(importJobs.tenantId, tenant.id), inArray(importJobs.status, RUNNING))).limit(MAX_RUNNING_IMPORTS);
+  const running = await db.select({ id: importJobs.id }).from(importJobs).where(scope.own(importJobs, inArray(importJobs.status, RUNNING))).limit(MAX_RUNNING_IMPORTS);
   if (running.length >= MAX_RUNNING_IMPORTS) throw new AppError('imports-in-progress');
   const now = clock.now();
   const filename = file.name.slice(0, 255);
-  const log = await db.insert(importLogs).values({ tenantId: tenant.id, userId: actor.userId, kind, filename, status: 'processing', startTime: now }).returning({ id: importLogs.id }).get();
+  const log = await scope.insert(importLogs, { userId: actor.userId, kind, filename, status: 'processing', startTime: now }).returning({ id: importLogs.id }).get();
   const job = await db
     .insert(importJobs)
     .values({
-      tenantId: tenant.id,
+      tenantId: scope.id,
       userId: actor.userId,
       importLogId: log!.id,
       kind,
@@ -106,7 +107,7 @@ export async function receiveUpload(
         /* the body ended early: the first reason stands */
       }
     }
-    await failJob(deps, { ...job!, status: 'uploading' }, failure);
+    await failJob(deps, scope, { ...job!, status: 'uploading' }, failure);
     await cleanupJob(deps, job!.id).catch(() => undefined); // else the sweep does it
     throw failure === e || !(e instanceof AppError) ? e : failure;
   }

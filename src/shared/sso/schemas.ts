@@ -1,0 +1,45 @@
+// SSO settings schemas shared by the admin screen and the server (spec 02 "SAML setting").
+// Messages are i18n keys.
+import * as z from 'zod/mini';
+
+/** Hosts a browser treats as this machine: an IdP there may use plain http (development). */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * SAML IdP settings (spec 02 "SAML setting"): write names idpEntityId, idpSsoUrl, idpSloUrl,
+ * idpCertificate. The browser carries sign-on and sign-out messages to these URLs, so they must
+ * be https (plain http only on a loopback host, for a development IdP).
+ */
+const httpsUrl = (error: string) =>
+  z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(1024, { error, abort: true }),
+    z.refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.has(u.hostname))) && !u.username && !u.password;
+      } catch {
+        return false;
+      }
+    }, { error }),
+  );
+
+export const samlSettingSchema = z.object({
+  idpEntityId: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(1024, { error: 'sso.errors.entityId' }),
+    z.regex(/^\S+$/, { error: 'sso.errors.entityId' }),
+  ),
+  idpSsoUrl: httpsUrl('sso.errors.url'),
+  idpSloUrl: z.optional(z.nullable(z.union([z.literal(''), httpsUrl('sso.errors.url')]))),
+  idpCertificate: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(20_000, { error: 'sso.errors.certificate' }),
+  ),
+});
+export type SamlSettingInput = z.output<typeof samlSettingSchema>;
+
+export const idpStatusSchema = z.object({ isIdpConfigured: z.boolean() });

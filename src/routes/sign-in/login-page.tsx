@@ -19,7 +19,7 @@ import { afterTenantChosen, decideRedirection } from '../../shared/sign-in/redir
 import { addinTokenSchema, emailQuerySchema, loginSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { appPaths, appUrls, ssoStatus } from '../http/apps';
-import { ssoLookupLimit } from '../sso/check-api';
+import { ssoLookupLimit } from '../sso/http';
 import { clientInfo, handoffTo, ssoLoginUrl } from './http';
 import { decidingTenant, type AppEnv, type Ctx } from '../http/env';
 import { answerOutcomeWithRedirect, destination, pageForm, readForm, redirectionInput, seeOther } from '../http/forms';

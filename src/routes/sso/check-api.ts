@@ -8,7 +8,7 @@ import { emailQuerySchema } from '../../shared/schemas';
 import type { AppEnv, Ctx } from '../http/env';
 import { ssoStatus } from '../http/apps';
 import { readQuery } from '../http/validate';
-import { limitPerAddress } from '../middleware/rate-limit';
+import { ssoLookupLimit } from './http';
 
 export const ssoCheckApi = new Hono<AppEnv>();
 
@@ -30,9 +30,5 @@ async function ssoForEmail(c: Ctx, onlyHost: boolean) {
   return c.json({ is_idp_configured: subdomain !== null, initial_subdomain: subdomain });
 }
 
-// Lookups by email reveal SSO use, so they are rate limited per address: generous enough for an
-// office of thousands behind one NAT address signing in at 9:00, far below bulk enumeration.
-// The login page's form (without JavaScript) counts in the same limit.
-export const ssoLookupLimit = limitPerAddress('sso-check', 600, 10 * 60_000);
 ssoCheckApi.get('/saml2/check-using-email', ssoLookupLimit, (c) => ssoForEmail(c, false));
 ssoCheckApi.get('/saml2/check-using-email-with-subdomain', ssoLookupLimit, (c) => ssoForEmail(c, true));

@@ -10,7 +10,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           testTimeout: 30_000,
-          setupFiles: ['tests/support/no-console-error.ts'],
+          setupFiles: ['tests/support/no-console-error.ts', 'tests/support/native-response.ts'],
           // Each file builds its own app on its own database (tests/support/harness.ts), so files
           // share nothing but loaded modules: importing the app once per worker instead of once per
           // file saves a third of the layer (it runs twice, once per driver).

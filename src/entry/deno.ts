@@ -5,6 +5,7 @@
 // dev mode, the built assets from dist/public, scheduled jobs with Deno.cron where the runtime
 // offers it (Deno Deploy), a timer otherwise. Nothing outside src/entry and src/adapters knows it
 // runs here.
+import './production-mode';
 import { Hono } from 'hono';
 import { serveStatic } from 'hono/deno';
 import { loadArgon2Deno } from '../adapters/argon2-deno';

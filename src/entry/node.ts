@@ -1,6 +1,7 @@
 // Node entry: libSQL (a local file by default, or LIBSQL_URL for a libSQL server / Turso),
 // migrations on start, the demo data on an empty database in dev mode, static assets; one HTTP
 // process per core in production (WEB_CONCURRENCY).
+import './production-mode';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';

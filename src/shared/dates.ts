@@ -62,11 +62,14 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1000],
 ];
 
+// Made once per language: a formatter costs far more to make than to use.
+const relative: Partial<Record<Lang, Intl.RelativeTimeFormat>> = {};
+
 /** "3 hours ago" / "3 時間前": the largest whole unit, by Intl.RelativeTimeFormat. */
 export function timeFromNow(value: number, now: number, lang: Lang): string {
   const diff = value - now;
   const abs = Math.abs(diff);
-  const fmt = new Intl.RelativeTimeFormat(LOCALES[lang], { numeric: 'auto' });
+  const fmt = (relative[lang] ??= new Intl.RelativeTimeFormat(LOCALES[lang], { numeric: 'auto' }));
   for (const [unit, ms] of UNITS) {
     if (abs >= ms || unit === 'second') return fmt.format(Math.round(diff / ms) || 0, unit);
   }

@@ -1,44 +1,27 @@
-// The server's translations: one i18next instance holding both languages; each request takes a
-// fixed `t` for its language (getFixedT never mutates the instance, so concurrent requests cannot
-// leak languages). The browser build replaces this module with `i18n.browser.ts` (same exports
-// the islands use, no i18next, only the page's texts): scripts/browser-build-options.mjs.
-import i18next from 'i18next';
+// The server's translations: each language's texts as one flat dictionary (English filling any
+// gap of Japanese), made once, and a fixed `t` per language over it: the same small lookup the
+// islands use in the browser (src/shared/texts.ts), so both sides render one text alike.
+// i18next is the reference the lookup is tested against (tests/unit/locales.test.ts); per call
+// it cost the server a tenth of a screen's render (issue 23). The browser build replaces this
+// module with `i18n.browser.ts` (no locale files, only the page's texts).
 import ja from '../../locales/ja.json' with { type: 'json' };
 import en from '../../locales/en.json' with { type: 'json' };
-import { DEFAULT_LANG, flattenTexts, isLang, LANGUAGES, type Lang, type T, type Texts } from './texts';
+import { DEFAULT_LANG, flattenTexts, isLang, LANGUAGES, lookupT, type Lang, type T, type Texts } from './texts';
 
 export { DEFAULT_LANG, isLang, LANGUAGES, type Lang, type T };
 
-const instance = i18next.createInstance();
-void instance.init({
-  resources: { ja: { translation: ja }, en: { translation: en } },
-  lng: DEFAULT_LANG,
-  fallbackLng: 'en',
-  initAsync: false,
-  interpolation: { escapeValue: false }, // React escapes
-  returnNull: false,
-});
-
-const fixed: Record<Lang, T> = {
-  ja: wrap('ja'),
-  en: wrap('en'),
-};
-
-function wrap(lang: Lang): T {
-  const t = instance.getFixedT(lang);
-  return (key, vars) => (vars ? t(key, vars) : t(key));
-}
-
-export function getT(lang: Lang): T {
-  return fixed[lang];
-}
-
-// Every text of a language as dotted keys, English filling any gap (i18next's fallback), made
-// once: the pages pick their islands' texts from it (src/ui/render.tsx).
+// Every text of a language as dotted keys, English filling any gap: the pages also pick their
+// islands' texts from it (src/ui/render.tsx).
 const flat: Record<Lang, Texts> = {
   ja: { ...flattenTexts(en), ...flattenTexts(ja) },
   en: flattenTexts(en),
 };
+
+const fixed: Record<Lang, T> = { ja: lookupT(flat.ja), en: lookupT(flat.en) };
+
+export function getT(lang: Lang): T {
+  return fixed[lang];
+}
 
 export function allTexts(lang: Lang): Texts {
   return flat[lang];

@@ -1,6 +1,6 @@
 // The database handle every layer receives. Both runtimes get the same drizzle query API;
 // the entries build it from a D1 binding or a libSQL client (src/adapters/db-*.ts).
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL, type Table } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type * as schema from './schema';
 
@@ -40,6 +40,76 @@ export function firstRow(db: Db, text: string, args: SqlArg[]): Promise<unknown[
 /** Every row of a hand-written statement (`?` placeholders; a write with RETURNING too), keyed by column name. */
 export function allRows(db: Db, text: string, args: SqlArg[]): Promise<Record<string, unknown>[]> {
   return db.all<Record<string, unknown>>(bound(text, args));
+}
+
+/** A read that can go in a batch: a drizzle select (or a write with RETURNING), not yet awaited. */
+export type BatchRead = Parameters<Db['batch']>[0][number];
+/** Reads by name; a name may hold no read (a condition left it out), and then answers undefined. */
+export type Reads = Record<string, BatchRead | undefined>;
+export type ReadResults<R extends Reads> = { [K in keyof R]: R[K] extends BatchRead ? Awaited<R[K]> : Awaited<Exclude<R[K], undefined>> | undefined };
+
+/**
+ * Several reads in one round trip: one `db.batch` (on D1 one request to the database; elsewhere one
+ * transaction, so the reads also see one state), answered by the same names. A screen reads its
+ * data this way after the request's principal: two round trips in all (issue 23).
+ */
+export async function readTogether<R extends Reads>(db: Db, reads: R): Promise<ReadResults<R>> {
+  const keys = Object.keys(reads).filter((k) => reads[k] !== undefined);
+  const [first, ...rest] = keys.map((k) => reads[k]!);
+  const results: unknown[] = first ? await db.batch([first, ...rest]) : [];
+  const out: Record<string, unknown> = Object.fromEntries(Object.keys(reads).map((k) => [k, undefined]));
+  keys.forEach((k, i) => (out[k] = results[i]));
+  return out as ReadResults<R>;
+}
+
+/**
+ * A table's columns for a joined select that goes in a batch, each under a name of its own
+ * (`<prefix>_<column>`) and decoded as the column is. D1 answers a batch's rows as objects keyed
+ * by column name, which drizzle reads back by position: two joined tables' `id`s would fold into
+ * one and shift every later value. Alone (not in a batch) drizzle asks D1 for arrays instead.
+ */
+export function distinctColumns<T extends Table>(table: T, prefix: string): { [K in keyof T['_']['columns']]: SQL.Aliased<T['_']['columns'][K]['_']['data'] | (T['_']['columns'][K]['_']['notNull'] extends true ? never : null)> } {
+  return Object.fromEntries(
+    Object.entries(getTableColumns(table)).map(([key, col]) => [key, sql`${col}`.mapWith(col).as(`${prefix}_${col.name}`)]),
+  ) as never;
+}
+
+/**
+ * A domain read made of batchable parts and how to shape their rows, so a screen can put the
+ * reads of several domain functions into one batch (`readAll`) while the API calls each alone
+ * (`readOne`).
+ */
+export interface Read<R extends Reads, T> {
+  reads: R;
+  shape(rows: ReadResults<R>): T;
+}
+
+export const read = <R extends Reads, T>(reads: R, shape: (rows: ReadResults<R>) => T): Read<R, T> => ({ reads, shape });
+
+export async function readOne<R extends Reads, T>(db: Db, r: Read<R, T>): Promise<T> {
+  return r.shape(await readTogether(db, r.reads));
+}
+
+type Shaped<P extends Record<string, Read<any, unknown>>> = { [K in keyof P]: ReturnType<P[K]['shape']> };
+
+/** Several reads as one: their reads side by side (one batch), each shaped, then `shape` over them. */
+export function combine<P extends Record<string, Read<any, unknown>>, T>(parts: P, shape: (parts: Shaped<P>) => T): Read<Reads, T> {
+  const reads: Reads = {};
+  for (const [name, part] of Object.entries(parts)) for (const [k, q] of Object.entries(part.reads)) reads[`${name}.${k}`] = q as BatchRead | undefined;
+  return read(reads, (rows) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, part] of Object.entries(parts)) {
+      const own: Record<string, unknown> = {};
+      for (const k of Object.keys(part.reads)) own[k] = rows[`${name}.${k}`];
+      out[name] = part.shape(own as never);
+    }
+    return shape(out as Shaped<P>);
+  });
+}
+
+/** Every part's reads in one batch, each part shaped: what a screen shows, in one round trip. */
+export function readAll<P extends Record<string, Read<any, unknown>>>(db: Db, parts: P): Promise<Shaped<P>> {
+  return readOne(db, combine(parts, (shaped) => shaped));
 }
 
 const scopeRoots = new WeakMap<object, Db>();

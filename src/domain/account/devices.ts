@@ -4,7 +4,10 @@
 // the remembered two-factor devices, which are the person's (decision 0035).
 import { and, desc, eq, gt, ne } from 'drizzle-orm';
 import type { Deps } from '../../deps';
+import { read, readOne } from '../../db/client';
 import { rememberedDevices, sessions, type Session } from '../../db/schema';
+
+type RememberedDevice = typeof rememberedDevices.$inferSelect;
 import { AppError } from '../errors';
 import { sha256Hex } from '../security/tokens';
 import { audit } from '../audit/log';
@@ -24,13 +27,16 @@ export function deviceView(s: Session) {
  * Devices that skip the one-time code (remembered after a code), listed and revocable.
  * `thisBrowser` marks the entry whose token is this browser's remember cookie.
  */
-export async function listRememberedDevices(deps: Deps, userId: number, browserToken?: string) {
-  const browserHash = browserToken ? sha256Hex(browserToken) : null;
-  const rows = await deps.db
+function rememberedDevicesQuery(deps: Deps, userId: number) {
+  return deps.db
     .select()
     .from(rememberedDevices)
     .where(and(eq(rememberedDevices.userId, userId), gt(rememberedDevices.expiresAt, deps.clock.now())))
     .orderBy(desc(rememberedDevices.createdAt));
+}
+
+function rememberedView(rows: RememberedDevice[], browserToken?: string) {
+  const browserHash = browserToken ? sha256Hex(browserToken) : null;
   return rows.map((r) => ({
     id: r.id,
     agent: { device: r.device, os: r.os, browser: r.browser },
@@ -38,6 +44,10 @@ export async function listRememberedDevices(deps: Deps, userId: number, browserT
     expiresAt: new Date(r.expiresAt).toISOString(),
     thisBrowser: browserHash !== null && r.tokenHash === browserHash,
   }));
+}
+
+export async function listRememberedDevices(deps: Deps, userId: number, browserToken?: string) {
+  return rememberedView(await rememberedDevicesQuery(deps, userId), browserToken);
 }
 
 export async function forgetRememberedDevice(deps: Deps, current: Session, scope: SessionScope, id: string, ip: string | null): Promise<void> {
@@ -50,18 +60,28 @@ export async function forgetRememberedDevice(deps: Deps, current: Session, scope
   await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'twofa.remembered_device_forgotten', targetType: 'remembered_device', targetId: id, ipAddress: ip }, deps.clock.now());
 }
 
-export async function listDevices(deps: Deps, current: Session, scope: SessionScope, rememberToken?: string) {
-  const rows = await deps.db
-    .select()
-    .from(sessions)
-    .where(and(sessionsInScope(scope, current.userId), ne(sessions.id, current.id), gt(sessions.expiresAt, deps.clock.now())))
-    .orderBy(desc(sessions.lastActivityAt));
-  return {
-    scope: scope.kind,
-    currentSession: deviceView(current),
-    otherSessions: rows.map(deviceView),
-    rememberedDevices: scope.kind === 'person' ? await listRememberedDevices(deps, current.userId, rememberToken) : [],
-  };
+/** The session devices as a batchable read (my-account reads them with its other data). */
+export function devicesRead(deps: Deps, current: Session, scope: SessionScope, rememberToken?: string) {
+  return read(
+    {
+      others: deps.db
+        .select()
+        .from(sessions)
+        .where(and(sessionsInScope(scope, current.userId), ne(sessions.id, current.id), gt(sessions.expiresAt, deps.clock.now())))
+        .orderBy(desc(sessions.lastActivityAt)),
+      remembered: scope.kind === 'person' ? rememberedDevicesQuery(deps, current.userId) : undefined,
+    },
+    ({ others, remembered }) => ({
+      scope: scope.kind,
+      currentSession: deviceView(current),
+      otherSessions: others.map(deviceView),
+      rememberedDevices: remembered ? rememberedView(remembered, rememberToken) : [],
+    }),
+  );
+}
+
+export function listDevices(deps: Deps, current: Session, scope: SessionScope, rememberToken?: string) {
+  return readOne(deps.db, devicesRead(deps, current, scope, rememberToken));
 }
 
 /**

@@ -7,9 +7,9 @@ import type { Deps } from '../../deps';
 import { tenantUsers, type Session, type User } from '../../db/schema';
 import { audit } from '../audit/log';
 import { AppError } from '../errors';
-import { listInvitations } from '../tenants/memberships';
+import { invitationsRead, listInvitations } from '../tenants/memberships';
 
-export { listInvitations };
+export { invitationsRead, listInvitations };
 
 const pendingRow = (userId: number, tenantId: number) =>
   and(eq(tenantUsers.userId, userId), eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.invitationPending, true), isNull(tenantUsers.operationStatus));

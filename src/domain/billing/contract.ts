@@ -1,23 +1,42 @@
 // GET admin/contract-details (spec 02 "Contract details"): contract dates and limits from the
 // provider's records, active accounts counted from the memberships.
-import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
-import type { Deps } from '../../deps';
+import { isNull, sql } from 'drizzle-orm';
+import { read, readOne } from '../../db/client';
 import { contractDetails, tenantApps, tenantUsers } from '../../db/schema';
 import type { TenantScope } from '../tenants/scope';
 
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
-export async function getContractDetails(deps: Deps, scope: TenantScope) {
-  const { db } = deps;
-  const active = scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus));
-  const countWhere = async (extra: ReturnType<typeof isNotNull>) => (await db.select({ n: count() }).from(tenantUsers).where(and(active, extra)).get())?.n ?? 0;
-  const [cd, apps, meishi, scheduler, sso] = await Promise.all([
-    db.select().from(contractDetails).where(scope.own(contractDetails)).get(),
-    db.select().from(tenantApps).where(scope.own(tenantApps)),
-    countWhere(isNotNull(tenantUsers.meishiAccessGrantedAt)),
-    countWhere(isNotNull(tenantUsers.schedulerAccessGrantedAt)),
-    countWhere(eq(tenantUsers.isSsoEnabled, true)),
-  ]);
+/** The contract's figures as one batch: the provider's record, the apps, and the members counted once. */
+export function contractRead(scope: TenantScope) {
+  const { db } = scope;
+  return read(
+    {
+      cd: db.select().from(contractDetails).where(scope.own(contractDetails)).limit(1),
+      apps: db.select().from(tenantApps).where(scope.own(tenantApps)),
+      counts: db
+        .select({
+          meishi: sql<number>`coalesce(sum(${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+          scheduler: sql<number>`coalesce(sum(${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+          sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
+        })
+        .from(tenantUsers)
+        .where(scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus))),
+    },
+    ({ cd: [cd], apps, counts: [n] }) => contractView(scope, cd, apps, { meishi: Number(n?.meishi ?? 0), scheduler: Number(n?.scheduler ?? 0), sso: Number(n?.sso ?? 0) }),
+  );
+}
+
+export function getContractDetails(scope: TenantScope) {
+  return readOne(scope.db, contractRead(scope));
+}
+
+function contractView(
+  scope: TenantScope,
+  cd: typeof contractDetails.$inferSelect | undefined,
+  apps: (typeof tenantApps.$inferSelect)[],
+  { meishi, scheduler, sso }: { meishi: number; scheduler: number; sso: number },
+) {
   const app = (key: 'meishi' | 'scheduler') => apps.find((a) => a.app === key);
   return {
     status: scope.tenant.status,

@@ -1,46 +1,16 @@
 // Departments of a tenant (spec 02 "Departments screen"): names unique per tenant, a department
 // with members (main or additional) cannot be deleted.
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { additionalDepartments, departments, tenantUsers, users } from '../../db/schema';
-import type { Department, DepartmentWithUsers } from '../../shared/people/schemas';
+import { additionalDepartments, departments, tenantUsers } from '../../db/schema';
+import type { Department } from '../../shared/people/schemas';
 import { auditInsert } from '../audit/log';
 import { AppError, isUniqueViolation, text, ValidationError } from '../errors';
 import { iso } from './members';
 import type { PeopleActor } from './users';
 import type { TenantScope } from '../tenants/scope';
-import { rawStatement } from '../../db/client';
-
-/** Counted over members that are not being deleted (deactivated members still belong). */
-export async function listDepartments(deps: Deps, scope: TenantScope): Promise<Department[]> {
-  const rows = await deps.db
-    .select({
-      id: departments.id,
-      name: departments.name,
-      createdAt: departments.createdAt,
-      users: sql<number>`(SELECT count(*) FROM tenant_users tu WHERE tu.tenant_id = ${scope.id} AND tu.department_id = departments.id AND tu.operation_status IS NULL)`,
-      extra: sql<number>`(SELECT count(*) FROM additional_departments ad JOIN tenant_users tu ON tu.id = ad.tenant_user_id
-        WHERE ad.tenant_id = ${scope.id} AND ad.department_id = departments.id AND tu.operation_status IS NULL)`,
-    })
-    .from(departments)
-    .where(scope.own(departments))
-    .orderBy(asc(departments.name));
-  return rows.map((r) => ({ id: r.id, name: r.name, created_at: iso(r.createdAt)!, users_count: Number(r.users), additional_users_count: Number(r.extra) }));
-}
-
-/** GET departments-with-users: each department with its active members (main department). */
-export async function departmentsWithUsers(deps: Deps, scope: TenantScope): Promise<DepartmentWithUsers[]> {
-  const [depts, members] = await Promise.all([
-    deps.db.select({ id: departments.id, name: departments.name }).from(departments).where(scope.own(departments)).orderBy(asc(departments.name)),
-    deps.db
-      .select({ departmentId: tenantUsers.departmentId, id: users.id, name: users.name, email: users.email })
-      .from(tenantUsers)
-      .innerJoin(users, eq(users.id, tenantUsers.userId))
-      .where(scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus)))
-      .orderBy(asc(users.name)),
-  ]);
-  return depts.map((d) => ({ ...d, users: members.filter((m) => m.departmentId === d.id).map(({ id, name, email }) => ({ id, name, email })) }));
-}
+import { rawStatement, readOne } from '../../db/client';
+import { departmentsRead } from './lists';
 
 async function findDepartment(deps: Deps, scope: TenantScope, id: number) {
   const row = await deps.db.select().from(departments).where(scope.own(departments, eq(departments.id, id))).get();
@@ -87,7 +57,7 @@ export async function renameDepartment(deps: Deps, scope: TenantScope, id: numbe
     if (isUniqueViolation(e, 'departments')) nameExists();
     throw e;
   }
-  return (await listDepartments(deps, scope)).find((d) => d.id === id)!;
+  return (await readOne(scope.db, departmentsRead(scope))).find((d) => d.id === id)!;
 }
 
 export async function deleteDepartment(deps: Deps, scope: TenantScope, id: number, actor: PeopleActor): Promise<void> {

@@ -1,11 +1,10 @@
 // Tenant-bound queries of the people area: every function takes the tenant's scope and queries
 // through it, so another tenant's ids answer "not found" (404) and nothing else.
-import { and, asc, count, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { rawStatement } from '../../db/client';
-import { additionalDepartments, departments, tenantApps, tenantUsers, users, type AppKey, type TenantUser, type User } from '../../db/schema';
-import type { AdminUser, DepartmentRef, ManagedApp, UsersQuery } from '../../shared/people/schemas';
-import { memberApps } from '../tenants/memberships';
+import { departments, tenantApps, tenantUsers, users, type TenantUser, type User } from '../../db/schema';
+import type { ManagedApp } from '../../shared/people/schemas';
 import { AppError } from '../errors';
 import type { TenantScope } from '../tenants/scope';
 
@@ -58,17 +57,6 @@ export async function seatsUsed(scope: TenantScope): Promise<Record<ManagedApp, 
     .where(activeMember(scope))
     .get();
   return { meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) };
-}
-
-export async function allowedApps(scope: TenantScope, known?: Record<ManagedApp, number>) {
-  const [apps, used] = await Promise.all([contractedApps(scope), known ?? seatsUsed(scope)]);
-  return apps
-    .filter((a): a is typeof a & { app: ManagedApp } => a.app === 'meishi' || a.app === 'scheduler')
-    .sort((a, b) => (a.app === 'meishi' ? -1 : b.app === 'meishi' ? 1 : 0))
-    .map((a) => {
-      const available = a.seats === null ? null : Math.max(0, a.seats - used[a.app]);
-      return { key: a.app as AppKey, seats: a.seats, availableSeats: available, isSeatAvailable: available === null || available > 0 };
-    });
 }
 
 /**
@@ -161,144 +149,7 @@ export async function assertDepartments(scope: TenantScope, ids: number[]): Prom
   if (rows.length !== unique.length) throw new AppError('not-found', { field: 'department' });
 }
 
-const MANAGED: AppKey[] = ['meishi', 'scheduler'];
-
-/** Builds list items for these rows with two more queries (main and additional departments). */
-export async function toAdminUsers(scope: TenantScope, rows: MemberRow[]): Promise<AdminUser[]> {
-  if (rows.length === 0) return [];
-  const contracted = (await contractedApps(scope)).map((a) => a.app);
-  const deptIds = [...new Set(rows.map((r) => r.member.departmentId).filter((x): x is number => x !== null))];
-  const mainDepts = deptIds.length
-    ? await scope.db.select({ id: departments.id, name: departments.name }).from(departments).where(scope.own(departments, inIds(departments.id, deptIds)))
-    : [];
-  const extra = await scope.db
-    .select({ tenantUserId: additionalDepartments.tenantUserId, id: departments.id, name: departments.name })
-    .from(additionalDepartments)
-    .innerJoin(departments, eq(departments.id, additionalDepartments.departmentId))
-    .where(scope.own(additionalDepartments, inIds(additionalDepartments.tenantUserId, rows.map((r) => r.member.id))))
-    .orderBy(asc(departments.name));
-  const byMember = new Map<number, DepartmentRef[]>();
-  for (const e of extra) {
-    const list = byMember.get(e.tenantUserId) ?? [];
-    list.push({ id: e.id, name: e.name });
-    byMember.set(e.tenantUserId, list);
-  }
-  return rows.map(({ member: m, user: u }) => {
-    const item: AdminUser = {
-    id: u.id,
-    name: m.displayName ?? u.name,
-    email: u.email,
-    department: mainDepts.find((d) => d.id === m.departmentId) ?? null,
-    additionalDepartments: byMember.get(m.id) ?? [],
-    additional_departments_for_tenant: (byMember.get(m.id) ?? []).map((d) => d.id),
-    is_admin: m.isAdmin ? 1 : 0,
-    role: m.isAdmin ? 'admin' : 'normal',
-    allowedApps: memberApps(m, contracted).filter((a) => MANAGED.includes(a)),
-    is_sso_enabled: m.isSsoEnabled,
-    saml_name_id: m.samlNameId,
-    isTwofaEnabled: u.twofaMethod !== null,
-    twofaMethod: u.twofaMethod,
-    created_at: iso(m.createdAt)!,
-    last_active_at: iso(m.lastActiveAt),
-    invited_at: iso(m.invitedAt),
-    isRegistered: u.passwordHash !== null,
-    deactivated_at: iso(m.deactivatedAt),
-    operationStatus: m.operationStatus,
-    language: u.language,
-    emailVerifiedAt: iso(u.emailVerifiedAt),
-    invitation_pending: m.invitationPending,
-    };
-    // Until the person accepts, the tenant sees only the address it typed: nothing about the
-    // account (its name, activity, factors, registration) belongs to this tenant yet.
-    return m.invitationPending
-      ? { ...item, name: '', isTwofaEnabled: false, twofaMethod: null, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
-      : item;
-  });
-}
-
 /** LIKE pattern that matches `term` literally anywhere (escape character: backslash). */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
-
-/**
- * GET admin/users: one page of active members (deleting ones included, with their chip), the
- * matching total, and toolbar counts. Search and sort run in SQL so a 50,000-member tenant
- * answers from indexes and one sort, never by loading every row.
- */
-export async function listUsers(scope: TenantScope, q: UsersQuery) {
-  const where: SQL[] = [scope.own(tenantUsers), isNull(tenantUsers.deactivatedAt)];
-  if (q.search) {
-    const p = containsPattern(q.search.toLowerCase());
-    // A pending invitation's account name is not the tenant's to search.
-    where.push(sql`((${tenantUsers.invitationPending} = 0 AND lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p} ESCAPE '\\') OR ${users.email} LIKE ${p} ESCAPE '\\')`);
-  }
-  const dir = q.order === 'asc' ? asc : desc;
-  const sortColumn = {
-    created_at: tenantUsers.createdAt,
-    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.displayName}, ${users.name}) end`,
-    email: users.email,
-    last_active_at: tenantUsers.lastActiveAt,
-  }[q.sort];
-  const order =
-    q.sort === 'last_active_at'
-      ? // never-active members last in either direction
-        [sql`${tenantUsers.lastActiveAt} IS NULL`, dir(sortColumn), dir(tenantUsers.id)]
-      : [dir(sortColumn), dir(tenantUsers.id)];
-  const [rows, total, counts] = await Promise.all([
-    scope.db
-      .select({ member: tenantUsers, user: users })
-      .from(tenantUsers)
-      .innerJoin(users, eq(users.id, tenantUsers.userId))
-      .where(and(...where))
-      .orderBy(...order)
-      .limit(q.perPage)
-      .offset((q.page - 1) * q.perPage),
-    q.search
-      ? scope.db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(and(...where)).get()
-      : null,
-    // One pass over the tenant's members for the toolbar, the seats in use and the SSO status.
-    scope.db
-      .select({
-        users: count(),
-        neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
-        notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null or ${tenantUsers.invitationPending}), 0)`,
-        // As adminGuard counts them: the edit dialog says on the admin switch why the last one stays.
-        admins: sql<number>`coalesce(sum(${tenantUsers.isAdmin} = 1 and ${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0), 0)`,
-        sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
-        meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
-        scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
-      })
-      .from(tenantUsers)
-      .innerJoin(users, eq(users.id, tenantUsers.userId))
-      .where(scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt)))
-      .get(),
-  ]);
-  return {
-    data: await toAdminUsers(scope, rows),
-    total: total?.n ?? counts?.users ?? 0,
-    page: q.page,
-    perPage: q.perPage,
-    counts: { users: counts?.users ?? 0, neverActive: Number(counts?.neverActive ?? 0), notRegistered: Number(counts?.notRegistered ?? 0), admins: Number(counts?.admins ?? 0) },
-    /** Active members with SSO on, and seats in use per app (same definitions as ssoStatus and seatsUsed). */
-    ssoUsers: Number(counts?.sso ?? 0),
-    seatsUsed: { meishi: Number(counts?.meishi ?? 0), scheduler: Number(counts?.scheduler ?? 0) } as Record<ManagedApp, number>,
-  };
-}
-
-/** GET admin/deactivated-users: deactivated_at descending, 25 per page. */
-export async function listDeactivated(scope: TenantScope, page: number, perPage: number) {
-  const where = scope.own(tenantUsers, isNotNull(tenantUsers.deactivatedAt));
-  const [rows, total] = await Promise.all([
-    scope.db
-      .select({ member: tenantUsers, user: users })
-      .from(tenantUsers)
-      .innerJoin(users, eq(users.id, tenantUsers.userId))
-      .where(where)
-      .orderBy(desc(tenantUsers.deactivatedAt), desc(tenantUsers.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    scope.db.select({ n: count() }).from(tenantUsers).where(where).get(),
-  ]);
-  return { data: await toAdminUsers(scope, rows), total: total?.n ?? 0, page, perPage };
 }

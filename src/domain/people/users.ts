@@ -11,9 +11,9 @@ import { actorSnapshot, auditInsert } from '../audit/log';
 import { AppError, isUniqueViolation } from '../errors';
 import { sendMail } from '../mail/messages';
 import { publicOrigin } from '../tenants/hosts';
-import { activeAdminCount, activeMember, adminGuard, assertAccepted, assertDepartments, assertSeats, findMember, isGuardFailure, nameIdGuard, nameIsTenants, seatGuard, ssoGuard, toAdminUsers, type MemberRow } from './members';
+import { activeAdminCount, activeMember, adminGuard, assertAccepted, assertDepartments, assertSeats, findMember, isGuardFailure, nameIdGuard, nameIsTenants, seatGuard, ssoGuard, type MemberRow } from './members';
+import { memberItem } from './lists';
 import type { TenantScope } from '../tenants/scope';
-import { idpConfigured } from '../sso/settings';
 import { rawStatement } from '../../db/client';
 
 export interface PeopleActor {
@@ -32,14 +32,6 @@ const auditOf = (scope: TenantScope, actor: PeopleActor, action: string, targetI
   userAgent: actor.userAgent,
   details,
 });
-
-/** SSO options show when the tenant has SSO on (or its IdP configured) and an SSO users limit. */
-export async function ssoOptionsVisible(scope: TenantScope, isManager: boolean): Promise<boolean> {
-  if (scope.tenant.featureSsoUsersLimit <= 0) return false;
-  if (scope.tenant.isSsoEnabled) return true;
-  if (!isManager) return false;
-  return idpConfigured(scope);
-}
 
 async function ssoUsersOtherThan(deps: Deps, scope: TenantScope, tenantUserId: number | null): Promise<number> {
   const row = await deps.db
@@ -100,8 +92,9 @@ function heldApps(m: { meishiAccessGrantedAt: number | null; schedulerAccessGran
 }
 
 async function reload(deps: Deps, scope: TenantScope, userId: number): Promise<AdminUser> {
-  const row = await findMember(scope, userId);
-  return (await toAdminUsers(scope, [row]))[0]!;
+  const item = await memberItem(scope, userId);
+  if (!item) throw new AppError('not-found');
+  return item;
 }
 
 /** An invitation row for the mail queue (sent by drainMailQueue at a steady rate). */

@@ -1,7 +1,7 @@
 // A user's memberships with their tenants and app access. Queries here are keyed by user id;
 // tenant-scoped admin queries live with their capability and always filter by tenant_id.
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { read, readOne, type Db } from '../../db/client';
 import { tenantApps, tenants, tenantUsers, type AppKey, type Tenant, type TenantUser } from '../../db/schema';
 
 export interface Membership {
@@ -11,7 +11,7 @@ export interface Membership {
   apps: AppKey[];
 }
 
-export function memberApps(member: TenantUser, contracted: AppKey[]): AppKey[] {
+export function memberApps(member: Pick<TenantUser, 'meishiAccessGrantedAt' | 'schedulerAccessGrantedAt' | 'meishiOperatorAccessGrantedAt'>, contracted: AppKey[]): AppKey[] {
   const granted: AppKey[] = [];
   if (member.meishiAccessGrantedAt !== null) granted.push('meishi');
   if (member.schedulerAccessGrantedAt !== null) granted.push('scheduler');
@@ -43,12 +43,21 @@ export function activeOnly(ms: Membership[]): Membership[] {
   return ms.filter((m) => m.member.deactivatedAt === null);
 }
 
-/** Invitations to tenants this person has not accepted yet (tenant id and name). */
-export async function listInvitations(db: Db, userId: number): Promise<{ tenantId: number; tenantName: string; invitedAt: number }[]> {
-  return db
-    .select({ tenantId: tenants.id, tenantName: tenants.name, invitedAt: tenantUsers.createdAt })
-    .from(tenantUsers)
-    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-    .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, true)))
-    .orderBy(tenants.name);
+/** Invitations to tenants this person has not accepted yet (tenant id and name), as a batchable read. */
+export function invitationsRead(db: Db, userId: number) {
+  return read(
+    {
+      rows: db
+        .select({ tenantId: tenants.id, tenantName: tenants.name, invitedAt: tenantUsers.createdAt })
+        .from(tenantUsers)
+        .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+        .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, true)))
+        .orderBy(tenants.name),
+    },
+    ({ rows }): { tenantId: number; tenantName: string; invitedAt: number }[] => rows,
+  );
+}
+
+export function listInvitations(db: Db, userId: number) {
+  return readOne(db, invitationsRead(db, userId));
 }

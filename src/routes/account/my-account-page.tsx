@@ -4,8 +4,9 @@
 // tenant's IdP made sees what belongs to that tenant only, and the page says how to do the rest
 // (decision 0035).
 import { Hono } from 'hono';
-import { listDevices } from '../../domain/account/devices';
-import { listInvitations } from '../../domain/account/invitations';
+import { devicesRead } from '../../domain/account/devices';
+import { invitationsRead } from '../../domain/account/invitations';
+import { read, readAll } from '../../db/client';
 import { publicOrigin } from '../../domain/tenants/hosts';
 import ChangePasswordLauncher from '../../islands/account/ChangePasswordLauncher';
 import LanguageSetting from '../../islands/account/LanguageSetting';
@@ -28,8 +29,12 @@ async function myAccount(c: SignedInCtx) {
   const personal = scope.kind === 'person';
   const tenantName = c.var.hostTenant?.name ?? '';
   const sso = isSsoUser(c) || !personal;
-  const invitations = personal ? (await listInvitations(deps.db, user.id)).length : 0;
-  const all = await listDevices(deps, c.var.session, scope, rememberedDeviceCookie(c));
+  // The screen's data in one round trip after the principal's (issue 23).
+  const { invitations: pending, devices: all } = await readAll(deps.db, {
+    invitations: personal ? invitationsRead(deps.db, user.id) : read({}, () => []),
+    devices: devicesRead(deps, c.var.session, scope, rememberedDeviceCookie(c)),
+  });
+  const invitations = pending.length;
   // Only what the screen shows goes into the page (the API answer also carries the address).
   const view = ({ id, agent, location, lastActivity }: SessionDeviceList['currentSession']) => ({ id, agent, location, lastActivity });
   const devices: SessionDeviceList = {

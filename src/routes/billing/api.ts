@@ -34,7 +34,7 @@ billingApi.delete('/admin/tenant-contacts/:id', admin, async (c) => {
   return c.json({ message: 'success' });
 });
 
-billingApi.get('/admin/contract-details', admin, async (c) => c.json(await getContractDetails(c.get('deps'), c.var.tenantScope)));
+billingApi.get('/admin/contract-details', admin, async (c) => c.json(await getContractDetails(c.var.tenantScope)));
 
 billingApi.post('/admin/get-more-services', admin, async (c) => {
   const items = await readJson(c, moreServicesSchema);

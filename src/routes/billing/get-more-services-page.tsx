@@ -13,7 +13,7 @@ export async function getMoreServicesPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
   const scope = c.var.tenantScope;
   const { data } = await loadFrame(c, c.var.user);
-  const contract = await getContractDetails(deps, scope).catch(() => null);
+  const contract = await getContractDetails(scope).catch(() => null);
   return renderPage(c, {
     titleKey: 'titles.get-more-services',
     body: (

@@ -112,7 +112,7 @@ export async function subscriptionsPage(c: TenantCtx) {
   const scope = c.var.tenantScope;
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c, c.var.user);
-  const details = await getContractDetails(deps, scope).catch(() => null);
+  const details = await getContractDetails(scope).catch(() => null);
   return renderPage(c, {
     titleKey: 'titles.subscriptions',
     body: (

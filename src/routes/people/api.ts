@@ -2,8 +2,9 @@
 // Admins and tenant managers (on the tenant's own host) reach users, deactivated users and
 // departments; the audit-log export is for admins only.
 import { Hono } from 'hono';
-import { allowedApps, listDeactivated, listUsers } from '../../domain/people/members';
-import { addDepartment, deleteDepartment, departmentsWithUsers, listDepartments, renameDepartment } from '../../domain/people/departments';
+import { addDepartment, deleteDepartment, renameDepartment } from '../../domain/people/departments';
+import { allowedAppsRead, allowedAppsView, deactivatedRead, departmentsRead, departmentsWithUsersRead, usersPageRead } from '../../domain/people/lists';
+import { readOne } from '../../db/client';
 import { runDeletionJob, startUserDeletion } from '../../domain/people/deletion';
 import { drainMailQueue, sendPendingMailOf } from '../../domain/people/mail-queue';
 import {
@@ -12,21 +13,10 @@ import {
   inviteUsers,
   reactivateUser,
   setSsoForAll,
-  ssoOptionsVisible,
   updateUser,
   usageCount,
 } from '../../domain/people/users';
-import {
-  DEACTIVATED_PAGE_SIZE,
-  departmentSchema,
-  inviteSchema,
-  pageQuerySchema,
-  userInputSchema,
-  usersQuerySchema,
-  userUpdateSchema,
-  type AllowedApp,
-  type UsersPage,
-} from '../../shared/people/schemas';
+import { DEACTIVATED_PAGE_SIZE, departmentSchema, inviteSchema, pageQuerySchema, userInputSchema, usersQuerySchema, userUpdateSchema, type UsersPage } from '../../shared/people/schemas';
 import { inBackground } from '../http/background';
 import type { AppEnv, TenantCtx } from '../http/env';
 import { actorOf } from '../http/actor';
@@ -46,30 +36,19 @@ const sleep = (ms: number) => new Promise<'timeout'>((r) => setTimeout(() => r('
 adminPeopleApi.get('/admin/users', people, async (c) => {
   const q = readQuery(c, usersQuerySchema);
   const scope = c.var.tenantScope;
-  const [{ ssoUsers, seatsUsed, ...page }, visible] = await Promise.all([listUsers(scope, q), ssoOptionsVisible(scope, isManagerOnly(c))]);
-  const apps = await allowedApps(scope, seatsUsed);
-  // As ssoStatus() (routes/http/apps.ts) computes it, from the counts the list already made.
-  const status = !scope.tenant.isSsoEnabled || ssoUsers === 0 ? 'none' : ssoUsers === page.counts.users ? 'all' : 'some';
-  const body: UsersPage = {
-    ...page,
-    ssoOptionsVisible: visible,
-    ssoStatus: status,
-    ssoUsersLimit: scope.tenant.featureSsoUsersLimit,
-    schedulerAllowed: apps.some((a) => a.key === 'scheduler'),
-  };
-  return c.json(body);
+  const { page } = await readOne(scope.db, usersPageRead(scope, q, isManagerOnly(c)));
+  return c.json(page satisfies UsersPage);
 });
 
 adminPeopleApi.get('/admin/deactivated-users', people, async (c) => {
   const { page } = readQuery(c, pageQuerySchema);
-  return c.json(await listDeactivated(c.var.tenantScope, page, DEACTIVATED_PAGE_SIZE));
+  const scope = c.var.tenantScope;
+  return c.json((await readOne(scope.db, deactivatedRead(scope, page, DEACTIVATED_PAGE_SIZE))).list);
 });
 
 adminPeopleApi.get('/admin/apps/allowed', people, async (c) => {
-  const t = c.get('t');
-  const apps = await allowedApps(c.var.tenantScope);
-  const body: AllowedApp[] = apps.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
-  return c.json(body);
+  const scope = c.var.tenantScope;
+  return c.json(allowedAppsView(await readOne(scope.db, allowedAppsRead(scope)), c.var.t));
 });
 
 /** Sends the invitations a call just queued, after the response (the queue row is the durable part). */
@@ -150,9 +129,9 @@ adminPeopleApi.get('/admin/users/:id/schedules-count', people, async (c) =>
   c.json({ data: await usageCount(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), 'schedules') }),
 );
 
-adminPeopleApi.get('/admin/departments', people, async (c) => c.json(await listDepartments(c.get('deps'), c.var.tenantScope)));
+adminPeopleApi.get('/admin/departments', people, async (c) => c.json(await readOne(c.var.tenantScope.db, departmentsRead(c.var.tenantScope))));
 
-adminPeopleApi.get('/departments-with-users', people, async (c) => c.json(await departmentsWithUsers(c.get('deps'), c.var.tenantScope)));
+adminPeopleApi.get('/departments-with-users', people, async (c) => c.json(await readOne(c.var.tenantScope.db, departmentsWithUsersRead(c.var.tenantScope))));
 
 adminPeopleApi.post('/admin/departments', people, async (c) => {
   const { name } = await readJson(c, departmentSchema);

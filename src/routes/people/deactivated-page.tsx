@@ -1,6 +1,7 @@
 // Deactivated users (spec 02 "Deactivated users screen"): back button, the list by deactivated_at
 // descending, 25 per page (?page= in the URL), and the DeactivatedUsers island for the row menu.
-import { allowedApps, listDeactivated } from '../../domain/people/members';
+import { readOne } from '../../db/client';
+import { allowedAppsView, deactivatedRead } from '../../domain/people/lists';
 import DeactivatedUsers from '../../islands/people/DeactivatedUsers';
 import { DEACTIVATED_PAGE_SIZE, pageQuerySchema } from '../../shared/people/schemas';
 import { Frame } from '../../ui/Frame';
@@ -19,8 +20,8 @@ export async function deactivatedPageScreen(c: TenantCtx) {
   const { data } = await loadFrame(c, c.var.user);
   const parsed = pageQuerySchema.safeParse({ page: c.req.query('page') });
   const page = parsed.success ? parsed.data.page : 1;
-  const [list, seats] = await Promise.all([listDeactivated(scope, page, DEACTIVATED_PAGE_SIZE), allowedApps(scope)]);
-  const apps = seats.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
+  const { list, apps: seats } = await readOne(scope.db, deactivatedRead(scope, page, DEACTIVATED_PAGE_SIZE));
+  const apps = allowedAppsView(seats, t);
   return renderPage(c, {
     titleKey: 'titles.admin-deactivated-user-management',
     body: (

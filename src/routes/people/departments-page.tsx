@@ -1,6 +1,7 @@
 // Departments (spec 02 "Departments screen"): the list from the server, the Departments island
 // for add, edit and delete.
-import { listDepartments } from '../../domain/people/departments';
+import { readOne } from '../../db/client';
+import { departmentsRead } from '../../domain/people/lists';
 import Departments from '../../islands/people/Departments';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
@@ -15,7 +16,7 @@ export async function departmentsPageScreen(c: TenantCtx) {
   const scope = c.var.tenantScope;
   const isAdmin = hasAccess(c, 'admin');
   const { data } = await loadFrame(c, c.var.user);
-  const departments = await listDepartments(deps, scope);
+  const departments = await readOne(scope.db, departmentsRead(scope));
   return renderPage(c, {
     titleKey: 'titles.admin-department-management',
     body: (

@@ -7,7 +7,9 @@ import { Hono } from 'hono';
 import { AppError, ValidationError } from '../../domain/errors';
 import { isErrorCode } from '../../shared/error-codes';
 import { drainMailQueue } from '../../domain/people/mail-queue';
-import { listImportLogs, sampleCsv } from '../../domain/people/import/sample';
+import { sampleCsv } from '../../domain/people/import/sample';
+import { importLogsRead } from '../../domain/people/lists';
+import { readOne } from '../../db/client';
 import { getImportJob, progressOf, type ImportKind } from '../../domain/people/import/job';
 import { continueImportJob, runInline } from '../../domain/people/import/runner';
 import { receiveUpload } from '../../domain/people/import/upload';
@@ -89,7 +91,7 @@ adminImportApi.get('/admin/users/import', people, (c) => {
   });
 });
 
-adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await listImportLogs(c.get('deps'), c.var.tenantScope)));
+adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await readOne(c.var.tenantScope.db, importLogsRead(c.var.tenantScope))));
 
 // The progress of a job: the member who started it, on its tenant's host; anyone else 404.
 adminImportApi.get('/admin/users/import/:jobId{[0-9]+}', people, async (c) => {

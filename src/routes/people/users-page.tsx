@@ -1,17 +1,14 @@
 // User management (spec 02 "User management screen"): the list for the URL's search, sort and
 // page comes from the server (the same data GET admin/users answers), so the first paint is
 // complete and the links work without JavaScript; the UsersScreen island adds the actions.
-import { listDepartments } from '../../domain/people/departments';
-import { listImportLogs } from '../../domain/people/import/sample';
-import { allowedApps, listUsers } from '../../domain/people/members';
-import { ssoOptionsVisible } from '../../domain/people/users';
+import { readAll } from '../../db/client';
+import { allowedAppsRead, allowedAppsView, departmentsRead, importLogsRead, usersPageRead } from '../../domain/people/lists';
 import UsersScreen from '../../islands/people/UsersScreen';
 import { USER_SORTS, usersQuerySchema, type UsersPage } from '../../shared/people/schemas';
 import { readListQuery, type ListQuery } from '../../shared/people/list-state';
 import { Frame } from '../../ui/Frame';
 import { Island } from '../../ui/Island';
 import type { TenantCtx } from '../http/env';
-import { ssoStatus } from '../http/apps';
 import { hasAccess } from '../middleware/guards';
 import { loadFrame } from '../http/frame-data';
 import { AdminHeading, ManagerBanner } from '../http/admin-parts';
@@ -26,23 +23,16 @@ export async function usersPageScreen(c: TenantCtx) {
   // than an error page; the result then passes the API's own schema.
   const query: ListQuery = readListQuery(new URL(c.req.url).searchParams, USER_SORTS);
   const q = usersQuerySchema.parse({ search: query.q || undefined, sort: query.sort, order: query.dir, page: String(query.page), perPage: String(query.perPage) });
-  // The same pieces GET admin/users and GET admin/apps/allowed answer with (routes/people/api.ts).
-  const [page, visible, status, seats, departments, importLogs] = await Promise.all([
-    listUsers(scope, q),
-    ssoOptionsVisible(scope, !isAdmin),
-    ssoStatus(c),
-    allowedApps(scope),
-    listDepartments(deps, scope),
-    listImportLogs(deps, scope),
-  ]);
-  const list: UsersPage = {
-    ...page,
-    ssoOptionsVisible: visible,
-    ssoStatus: status,
-    ssoUsersLimit: scope.tenant.featureSsoUsersLimit,
-    schedulerAllowed: seats.some((a) => a.key === 'scheduler'),
-  };
-  const apps = seats.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
+  // The same pieces GET admin/users, admin/apps/allowed, admin/departments and the import log
+  // answer with (routes/people/api.ts), in one round trip after the principal's (issue 23).
+  const { users, seats, departments, importLogs } = await readAll(scope.db, {
+    users: usersPageRead(scope, q, !isAdmin),
+    seats: allowedAppsRead(scope),
+    departments: departmentsRead(scope),
+    importLogs: importLogsRead(scope),
+  });
+  const list: UsersPage = users.page;
+  const apps = allowedAppsView(seats, t);
   return renderPage(c, {
     titleKey: 'titles.admin-user-management',
     body: (

@@ -2,33 +2,8 @@
 // sample file. The import itself is a streamed job: import-csv.ts (bytes, decoding, parsing) and
 // import-jobs.ts (upload, staging, the all-or-nothing switch), decision 0030.
 import Papa from 'papaparse';
-import { desc, eq } from 'drizzle-orm';
-import type { Deps } from '../../../deps';
-import { importLogs, users } from '../../../db/schema';
 import type { Lang } from '../../../shared/i18n';
-import { IMPORT_HEADERS, type ImportLog } from '../../../shared/people/schemas';
-import { iso } from '../members';
-import type { TenantScope } from '../../tenants/scope';
-
-/** GET admin/users/import/update/logs: newest first. */
-export async function listImportLogs(deps: Deps, scope: TenantScope, limit = 50): Promise<ImportLog[]> {
-  const rows = await deps.db
-    .select({ log: importLogs, name: users.name })
-    .from(importLogs)
-    .leftJoin(users, eq(users.id, importLogs.userId))
-    .where(scope.own(importLogs))
-    .orderBy(desc(importLogs.startTime), desc(importLogs.id))
-    .limit(limit);
-  return rows.map(({ log, name }) => ({
-    id: log.id,
-    filename: log.filename,
-    kind: log.kind,
-    start_time: iso(log.startTime)!,
-    user: name === null ? null : { name },
-    status: log.status,
-    number_of_users_updated: log.numberOfUsersUpdated,
-  }));
-}
+import { IMPORT_HEADERS } from '../../../shared/people/schemas';
 
 /** The sample file: header row in the caller's language and two example rows. */
 export function sampleCsv(lang: Lang): string {

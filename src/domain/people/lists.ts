@@ -1,0 +1,320 @@
+// What the people screens and calls read, as batchable reads (db/client.ts `read`): a screen puts
+// all of them in one batch after the request's principal, so every one of these screens and calls
+// costs two round trips on D1 (issue 23). Search and sort run in SQL, so a 50,000-member tenant
+// answers from indexes and one sort, never by loading every row.
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { combine, read, readOne } from '../../db/client';
+import { additionalDepartments, departments, importLogs, samlSettings, tenantApps, tenantUsers, users, type AppKey } from '../../db/schema';
+import type { AdminUser, AllowedApp, DepartmentRef, ManagedApp, UsersPage, UsersQuery } from '../../shared/people/schemas';
+import type { ImportLog } from '../../shared/people/schemas';
+import { memberApps } from '../tenants/memberships';
+import type { TenantScope } from '../tenants/scope';
+import { activeMember, containsPattern, iso } from './members';
+
+const MANAGED: AppKey[] = ['meishi', 'scheduler'];
+
+type TenantApp = typeof tenantApps.$inferSelect;
+
+// What a list item shows, and nothing more (no password hash or factor secrets leave the
+// database for a list): flat, with the names two tables share made distinct, so the rows read
+// alike from a D1 batch (objects keyed by column name) and alone.
+const ITEM = {
+  memberId: sql<number>`${tenantUsers.id}`.as('m_id'),
+  displayName: tenantUsers.displayName,
+  isAdmin: tenantUsers.isAdmin,
+  meishiAccessGrantedAt: tenantUsers.meishiAccessGrantedAt,
+  schedulerAccessGrantedAt: tenantUsers.schedulerAccessGrantedAt,
+  meishiOperatorAccessGrantedAt: tenantUsers.meishiOperatorAccessGrantedAt,
+  isSsoEnabled: tenantUsers.isSsoEnabled,
+  samlNameId: tenantUsers.samlNameId,
+  createdAt: sql<number>`${tenantUsers.createdAt}`.as('m_created_at'),
+  lastActiveAt: tenantUsers.lastActiveAt,
+  invitedAt: tenantUsers.invitedAt,
+  deactivatedAt: tenantUsers.deactivatedAt,
+  operationStatus: tenantUsers.operationStatus,
+  invitationPending: tenantUsers.invitationPending,
+  userId: sql<number>`${users.id}`.as('u_id'),
+  name: sql<string>`${users.name}`.as('u_name'),
+  email: users.email,
+  twofaMethod: users.twofaMethod,
+  registered: sql<number>`${users.passwordHash} IS NOT NULL`.as('u_registered'),
+  language: users.language,
+  emailVerifiedAt: users.emailVerifiedAt,
+  deptId: sql<number | null>`${departments.id}`.as('d_id'),
+  deptName: sql<string | null>`${departments.name}`.as('d_name'),
+};
+
+/** One page of members (with the main department joined), and the additional departments of exactly that page. */
+function memberPage(scope: TenantScope, where: SQL, order: SQL[], limit: number, offset: number) {
+  const { db } = scope;
+  const page = db
+    .select({ id: tenantUsers.id })
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
+  return {
+    rows: db
+      .select(ITEM)
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .leftJoin(departments, and(eq(departments.id, tenantUsers.departmentId), scope.own(departments)))
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
+    extra: db
+      .select({ tenantUserId: additionalDepartments.tenantUserId, id: departments.id, name: departments.name })
+      .from(additionalDepartments)
+      .innerJoin(departments, eq(departments.id, additionalDepartments.departmentId))
+      .where(scope.own(additionalDepartments, inArray(additionalDepartments.tenantUserId, page)))
+      .orderBy(asc(departments.name)),
+    contracted: contractedAppsQuery(scope),
+  };
+}
+
+type ItemRow = Awaited<ReturnType<ReturnType<typeof memberPage>['rows']['execute']>>[number];
+type ExtraRows = { tenantUserId: number; id: number; name: string }[];
+
+function contractedAppsQuery(scope: TenantScope) {
+  return scope.db.select().from(tenantApps).where(scope.own(tenantApps));
+}
+
+/** List items for a page's rows, its additional departments and the tenant's contracted apps. */
+export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: TenantApp[]): AdminUser[] {
+  const apps = contracted.map((a) => a.app);
+  const byMember = new Map<number, DepartmentRef[]>();
+  for (const e of extra) {
+    const list = byMember.get(e.tenantUserId) ?? [];
+    list.push({ id: e.id, name: e.name });
+    byMember.set(e.tenantUserId, list);
+  }
+  return rows.map((m) => {
+    const departmentsOf = byMember.get(m.memberId) ?? [];
+    const item: AdminUser = {
+      id: m.userId,
+      name: m.displayName ?? m.name,
+      email: m.email,
+      department: m.deptId !== null && m.deptName !== null ? { id: m.deptId, name: m.deptName } : null,
+      additionalDepartments: departmentsOf,
+      additional_departments_for_tenant: departmentsOf.map((d) => d.id),
+      is_admin: m.isAdmin ? 1 : 0,
+      role: m.isAdmin ? 'admin' : 'normal',
+      allowedApps: memberApps(m, apps).filter((a) => MANAGED.includes(a)),
+      is_sso_enabled: m.isSsoEnabled,
+      saml_name_id: m.samlNameId,
+      isTwofaEnabled: m.twofaMethod !== null,
+      twofaMethod: m.twofaMethod,
+      created_at: iso(m.createdAt)!,
+      last_active_at: iso(m.lastActiveAt),
+      invited_at: iso(m.invitedAt),
+      isRegistered: Boolean(m.registered),
+      deactivated_at: iso(m.deactivatedAt),
+      operationStatus: m.operationStatus,
+      language: m.language,
+      emailVerifiedAt: iso(m.emailVerifiedAt),
+      invitation_pending: m.invitationPending,
+    };
+    // Until the person accepts, the tenant sees only the address it typed: nothing about the
+    // account (its name, activity, factors, registration) belongs to this tenant yet.
+    return m.invitationPending
+      ? { ...item, name: '', isTwofaEnabled: false, twofaMethod: null, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
+      : item;
+  });
+}
+
+/** The list item of one member (after a change): its page of one. */
+export function memberItem(scope: TenantScope, userId: number) {
+  const p = memberPage(scope, scope.own(tenantUsers, eq(tenantUsers.userId, userId)), [asc(tenantUsers.id)], 1, 0);
+  return readOne(scope.db, read(p, ({ rows, extra, contracted }) => adminUsers(rows, extra, contracted)[0]));
+}
+
+/** The users list (GET admin/users): a page, the matching total, toolbar counts, seats and SSO figures. */
+export function usersRead(scope: TenantScope, q: UsersQuery) {
+  const where: SQL[] = [scope.own(tenantUsers), isNull(tenantUsers.deactivatedAt)];
+  if (q.search) {
+    const p = containsPattern(q.search.toLowerCase());
+    // A pending invitation's account name is not the tenant's to search.
+    where.push(sql`((${tenantUsers.invitationPending} = 0 AND lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p} ESCAPE '\\') OR ${users.email} LIKE ${p} ESCAPE '\\')`);
+  }
+  const dir = q.order === 'asc' ? asc : desc;
+  const sortColumn = {
+    created_at: tenantUsers.createdAt,
+    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.displayName}, ${users.name}) end`,
+    email: users.email,
+    last_active_at: tenantUsers.lastActiveAt,
+  }[q.sort];
+  const order =
+    q.sort === 'last_active_at'
+      ? // never-active members last in either direction
+        [sql`${tenantUsers.lastActiveAt} IS NULL`, dir(sortColumn), dir(tenantUsers.id)]
+      : [dir(sortColumn), dir(tenantUsers.id)];
+  const { db } = scope;
+  return read(
+    {
+      ...memberPage(scope, and(...where)!, order, q.perPage, (q.page - 1) * q.perPage),
+      total: q.search ? db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(and(...where)) : undefined,
+      // One pass over the tenant's members for the toolbar, the seats in use and the SSO status.
+      counts: db
+        .select({
+          users: count(),
+          accepted: sql<number>`coalesce(sum(${tenantUsers.invitationPending} = 0), 0)`,
+          neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
+          notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null or ${tenantUsers.invitationPending}), 0)`,
+          // As adminGuard counts them: the edit dialog says on the admin switch why the last one stays.
+          admins: sql<number>`coalesce(sum(${tenantUsers.isAdmin} = 1 and ${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0), 0)`,
+          sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
+          meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+          scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+        })
+        .from(tenantUsers)
+        .innerJoin(users, eq(users.id, tenantUsers.userId))
+        .where(scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt))),
+    },
+    ({ rows, extra, contracted, total, counts: [c] }) => {
+      const seats: Record<ManagedApp, number> = { meishi: Number(c?.meishi ?? 0), scheduler: Number(c?.scheduler ?? 0) };
+      const sso = Number(c?.sso ?? 0);
+      return {
+        data: adminUsers(rows, extra, contracted),
+        total: total?.[0]?.n ?? c?.users ?? 0,
+        page: q.page,
+        perPage: q.perPage,
+        counts: { users: c?.users ?? 0, neverActive: Number(c?.neverActive ?? 0), notRegistered: Number(c?.notRegistered ?? 0), admins: Number(c?.admins ?? 0) },
+        /** none, some or all of the accepted active members with SSO on (as the login page's check). */
+        ssoStatus: (!scope.tenant.isSsoEnabled || sso === 0 ? 'none' : sso === Number(c?.accepted ?? 0) ? 'all' : 'some') as UsersPage['ssoStatus'],
+        apps: seatsLeft(contracted, seats),
+      };
+    },
+  );
+}
+
+/** GET admin/users as the API answers it and the users screen shows it (with the apps' free seats). */
+export function usersPageRead(scope: TenantScope, q: UsersQuery, isManagerOnly: boolean) {
+  return combine({ list: usersRead(scope, q), visible: ssoOptionsRead(scope, isManagerOnly) }, ({ list: { apps, ...page }, visible }) => ({
+    page: { ...page, ssoOptionsVisible: visible, ssoUsersLimit: scope.tenant.featureSsoUsersLimit, schedulerAllowed: apps.some((a) => a.key === 'scheduler') } satisfies UsersPage,
+    apps,
+  }));
+}
+
+/** SSO options show when the tenant has SSO on (or, for a tenant manager, its IdP configured) and an SSO users limit. */
+export function ssoOptionsRead(scope: TenantScope, isManager: boolean) {
+  const needsIdp = scope.tenant.featureSsoUsersLimit > 0 && !scope.tenant.isSsoEnabled && isManager;
+  return read(
+    { idp: needsIdp ? scope.db.select({ on: samlSettings.isIdpConfigured }).from(samlSettings).where(scope.own(samlSettings)).limit(1) : undefined },
+    ({ idp }) => scope.tenant.featureSsoUsersLimit > 0 && (scope.tenant.isSsoEnabled || Boolean(idp?.[0]?.on)),
+  );
+}
+
+/** GET admin/deactivated-users: deactivated_at descending, a page at a time, and the apps' free seats. */
+export function deactivatedRead(scope: TenantScope, page: number, perPage: number) {
+  const where = scope.own(tenantUsers, isNotNull(tenantUsers.deactivatedAt));
+  return read(
+    {
+      ...memberPage(scope, where, [desc(tenantUsers.deactivatedAt), desc(tenantUsers.id)], perPage, (page - 1) * perPage),
+      total: scope.db.select({ n: count() }).from(tenantUsers).where(where),
+      seats: seatsQuery(scope),
+    },
+    ({ rows, extra, contracted, total, seats }) => ({
+      list: { data: adminUsers(rows, extra, contracted), total: total[0]?.n ?? 0, page, perPage },
+      apps: seatsLeft(contracted, seatsOf(seats[0])),
+    }),
+  );
+}
+
+function seatsQuery(scope: TenantScope) {
+  return scope.db
+    .select({
+      meishi: sql<number>`coalesce(sum(${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+      scheduler: sql<number>`coalesce(sum(${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+    })
+    .from(tenantUsers)
+    .where(activeMember(scope));
+}
+
+const seatsOf = (row: { meishi: number; scheduler: number } | undefined): Record<ManagedApp, number> => ({ meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) });
+
+/** The contracted apps the people screens manage, meishi first, with their free seats. */
+function seatsLeft(contracted: TenantApp[], used: Record<ManagedApp, number>) {
+  return contracted
+    .filter((a): a is TenantApp & { app: ManagedApp } => a.app === 'meishi' || a.app === 'scheduler')
+    .sort((a, b) => (a.app === 'meishi' ? -1 : b.app === 'meishi' ? 1 : 0))
+    .map((a) => {
+      const available = a.seats === null ? null : Math.max(0, a.seats - used[a.app]);
+      return { key: a.app as AppKey, seats: a.seats, availableSeats: available, isSeatAvailable: available === null || available > 0 };
+    });
+}
+
+/** GET admin/apps/allowed: the contracted apps and their free seats, one batch. */
+export function allowedAppsRead(scope: TenantScope) {
+  return read({ contracted: contractedAppsQuery(scope), seats: seatsQuery(scope) }, ({ contracted, seats }) => seatsLeft(contracted, seatsOf(seats[0])));
+}
+
+/** The apps as the screens name them. */
+export function allowedAppsView(apps: ReturnType<typeof seatsLeft>, t: (key: string) => string): AllowedApp[] {
+  return apps.map((a) => ({ key: a.key, name: t(`apps.${a.key}`), availableSeats: a.availableSeats, isSeatAvailable: a.isSeatAvailable }));
+}
+
+/** Departments with their member counts (members not being deleted; deactivated ones still belong). */
+export function departmentsRead(scope: TenantScope) {
+  return read(
+    {
+      rows: scope.db
+        .select({
+          id: departments.id,
+          name: departments.name,
+          createdAt: departments.createdAt,
+          users: sql<number>`(SELECT count(*) FROM tenant_users tu WHERE tu.tenant_id = ${scope.id} AND tu.department_id = departments.id AND tu.operation_status IS NULL)`,
+          extra: sql<number>`(SELECT count(*) FROM additional_departments ad JOIN tenant_users tu ON tu.id = ad.tenant_user_id
+            WHERE ad.tenant_id = ${scope.id} AND ad.department_id = departments.id AND tu.operation_status IS NULL)`,
+        })
+        .from(departments)
+        .where(scope.own(departments))
+        .orderBy(asc(departments.name)),
+    },
+    ({ rows }) => rows.map((r) => ({ id: r.id, name: r.name, created_at: iso(r.createdAt)!, users_count: Number(r.users), additional_users_count: Number(r.extra) })),
+  );
+}
+
+/** Each department with its active members (main department). */
+export function departmentsWithUsersRead(scope: TenantScope) {
+  const { db } = scope;
+  return read(
+    {
+      depts: db.select({ id: departments.id, name: departments.name }).from(departments).where(scope.own(departments)).orderBy(asc(departments.name)),
+      members: db
+        .select({ departmentId: tenantUsers.departmentId, id: users.id, name: users.name, email: users.email })
+        .from(tenantUsers)
+        .innerJoin(users, eq(users.id, tenantUsers.userId))
+        .where(scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus)))
+        .orderBy(asc(users.name)),
+    },
+    ({ depts, members }) => depts.map((d) => ({ ...d, users: members.filter((m) => m.departmentId === d.id).map(({ id, name, email }) => ({ id, name, email })) })),
+  );
+}
+
+/** The import log, newest first. */
+export function importLogsRead(scope: TenantScope, limit = 50) {
+  return read(
+    {
+      rows: scope.db
+        .select({ log: importLogs, name: users.name })
+        .from(importLogs)
+        .leftJoin(users, eq(users.id, importLogs.userId))
+        .where(scope.own(importLogs))
+        .orderBy(desc(importLogs.startTime), desc(importLogs.id))
+        .limit(limit),
+    },
+    ({ rows }): ImportLog[] =>
+      rows.map(({ log, name }) => ({
+        id: log.id,
+        filename: log.filename,
+        kind: log.kind,
+        start_time: iso(log.startTime)!,
+        user: name === null ? null : { name },
+        status: log.status,
+        number_of_users_updated: log.numberOfUsersUpdated,
+      })),
+  );
+}

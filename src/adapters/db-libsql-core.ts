@@ -24,6 +24,17 @@ export const observed = (read: FirstRow, onQuery?: (sql: string) => void): First
       }
     : read;
 
+/** Lets `onQuery` see the statements of every batch too (drizzle's logger sees single statements only). */
+export function observeBatches<C extends Pick<Client, 'batch'>>(client: C, onQuery?: (sql: string) => void): C {
+  if (!onQuery) return client;
+  const batch = client.batch.bind(client);
+  client.batch = ((stmts: Parameters<Client['batch']>[0], mode?: Parameters<Client['batch']>[1]) => {
+    for (const s of stmts) onQuery(typeof s === 'string' ? s : Array.isArray(s) ? s[0] : s.sql);
+    return batch(stmts, mode);
+  }) as C['batch'];
+  return client;
+}
+
 /** The first row of a statement through a @libsql/client, as its values in order. */
 export const clientFirstRow =
   (client: Client): FirstRow =>
@@ -33,7 +44,7 @@ export const clientFirstRow =
 /** A libSQL server or Turso (libsql://, https://, wss://) without loading any native module. */
 export function openLibsqlRemote(url: string, opts: { authToken?: string; onQuery?: (sql: string) => void } = {}): LibsqlDatabase {
   if (url.startsWith('file:')) throw new Error('openLibsqlRemote: a file: URL needs a local driver (db-libsql.ts)');
-  const client = createClient({ url, ...(opts.authToken ? { authToken: opts.authToken } : {}) });
+  const client = observeBatches(createClient({ url, ...(opts.authToken ? { authToken: opts.authToken } : {}) }), opts.onQuery);
   const db = drizzle(client, { schema, logger: queryLogger(opts.onQuery) }) as unknown as Db;
   return { client, db: registerFirstRow(db, observed(clientFirstRow(client), opts.onQuery)) };
 }

@@ -6,7 +6,7 @@ import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import * as schema from '../db/schema';
 import { registerFirstRow, registerLongWork } from '../db/client';
-import { clientFirstRow, observed, queryLogger, type LibsqlDatabase } from './db-libsql-core';
+import { clientFirstRow, observeBatches, observed, queryLogger, type LibsqlDatabase } from './db-libsql-core';
 import { openSqliteFile } from './db-sqlite-file';
 
 export { migrateLibsql, type LibsqlDatabase } from './db-libsql-core';
@@ -28,13 +28,13 @@ export function openLibsql(url: string, opts: OpenOptions = {}): LibsqlDatabase 
   if (local && driver === 'sqlite-file') {
     // file:/abs/path, file:///abs/path and file:relative/path all name a path.
     const file = openSqliteFile(url.replace(/^file:(\/\/(?=\/))?/, ''));
-    const db = drizzle(file.client, { schema, logger });
+    const db = drizzle(observeBatches(file.client, onQuery), { schema, logger });
     if (file.longBatch && file.longRead) registerLongWork(db, file.longBatch, file.longRead);
     return { client: file.client, db: registerFirstRow(db, observed(file.firstRow, onQuery)) };
   }
   // A local file is shared by a pool of connections (and by the seed or a backup): wait for a
   // lock instead of failing at once with SQLITE_BUSY.
-  const client = createClient({ url, ...(authToken ? { authToken } : {}), ...(local ? { timeout: 5000 } : {}) });
+  const client = observeBatches(createClient({ url, ...(authToken ? { authToken } : {}), ...(local ? { timeout: 5000 } : {}) }), onQuery);
   const db = drizzle(client, { schema, logger });
   return { client, db: registerFirstRow(db, observed(clientFirstRow(client), onQuery)) };
 }

@@ -27,12 +27,33 @@ describe('D1 round trips per request', () => {
     expect(r.headers.get('x-d1-round-trips')).toBe('1');
   });
 
-  it('a password login: the host, the account and its known device, the limits reserved, then cleared, the memberships once, the new-device rule, and the session with its audit entry and device in one batch', async () => {
+  it('a password login: the host, then the account, its memberships, what it knows of this browser and the limits in one batch, then the session with its audit entry, device and the limits cleared in one more', async () => {
     const acme = new Browser(port).on('acme.localhost');
     const login = await acme.login('user@acme.test', 'Portal-Demo-2026!');
     expect(login.body.message).toBe('success');
     expect(login.body.user.tenants.map((t: { name: string }) => t.name)).toEqual(['Acme Corporation']);
-    expect(login.headers.get('x-d1-round-trips')).toBe('8');
+    expect(login.headers.get('x-d1-round-trips')).toBe('3');
+    // Again from the same browser (now a known device), and a wrong password: three as well.
+    expect((await acme.post('/accounts/api/logout', {})).status).toBe(200);
+    const again = await acme.login('user@acme.test', 'Portal-Demo-2026!');
+    expect(again.headers.get('x-d1-round-trips')).toBe('3');
+    const wrong = await new Browser(port).on('acme.localhost').login('user@acme.test', 'not-the-password');
+    expect(wrong.body.message).toBe('invalid-credentials');
+    expect(wrong.headers.get('x-d1-round-trips')).toBe('3');
+  });
+
+  it('the memberships read in the login batch keep each joined column in its place (D1 answers a batch by column name)', async () => {
+    const main = new Browser(port).on('localhost');
+    const login = await main.login('multi@example.test', 'Portal-Demo-2026!');
+    expect(login.body.message).toBe('success');
+    const tenants = login.body.user.tenants as { name: string; subdomain: string | null; initial_subdomain: string; apps: string[] }[];
+    expect(tenants.map((t) => [t.name, t.subdomain, t.initial_subdomain])).toEqual([
+      ['Acme Corporation', null, 'acme'],
+      ['Globex 株式会社', 'globex-jp', 'globex'],
+    ]);
+    expect(tenants.every((t) => t.apps.includes('meishi'))).toBe(true);
+    // The main domain has no tenant to read: two.
+    expect(login.headers.get('x-d1-round-trips')).toBe('2');
   });
 
   it('the host cache outlives each request\'s D1 session: a host read once is not read again', async () => {

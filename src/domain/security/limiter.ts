@@ -4,8 +4,8 @@
 // then clears the counter (a lock-out that only failures should build) or refunds the one
 // attempt (a budget that successes should not spend). Fixed windows, rows in the database:
 // Workers isolates share no memory, and one statement is atomic on D1 and libSQL alike.
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { and, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import type { BatchRead, Db } from '../../db/client';
 import { throttles } from '../../db/schema';
 import { AppError } from '../errors';
 
@@ -19,13 +19,23 @@ export interface Limit {
    * (one client locked out by its own key cannot lock out its neighbours).
    */
   onlyWithin?: Limit;
+  /**
+   * A key decided inside the counting statement: `key` when `when` holds, this limit's own key
+   * otherwise (the password login's per-account bucket, which a browser the account knows gets
+   * to itself, decided in the same batch that reads the account). Not with `onlyWithin`.
+   */
+  choose?: { when: SQL; key: SQL | string };
 }
+
+/** The limits as counted: each with the key its statement chose. */
+export type Reserved = Limit[];
 
 export type LimitCode = 'too-many-attempts' | 'locked-out' | 'Too Many Attempts.';
 
 function reserveStatement(db: Db, limit: Limit, now: number) {
   const resetAt = now + limit.windowMs;
   const gate = limit.onlyWithin;
+  const key = limit.choose ? sql`case when ${limit.choose.when} then ${limit.choose.key} else ${limit.key} end` : limit.key;
   // The gate is read inside the same statement (after the earlier statement of the batch wrote
   // it), so no request can slip between the check and the count. SQLite needs the WHERE for an
   // upsert from a SELECT.
@@ -33,7 +43,7 @@ function reserveStatement(db: Db, limit: Limit, now: number) {
     ? db
         .insert(throttles)
         .select(sql`select ${limit.key}, 1, ${resetAt} where (select g.hits from throttles g where g.key = ${gate.key}) <= ${gate.max}`)
-    : db.insert(throttles).values({ key: limit.key, hits: 1, resetAt });
+    : db.insert(throttles).values({ key, hits: 1, resetAt });
   return insert
     .onConflictDoUpdate({
       target: throttles.key,
@@ -42,7 +52,28 @@ function reserveStatement(db: Db, limit: Limit, now: number) {
         resetAt: sql`case when ${throttles.resetAt} <= ${now} then ${resetAt} else ${throttles.resetAt} end`,
       },
     })
-    .returning({ hits: throttles.hits, resetAt: throttles.resetAt });
+    .returning({ key: throttles.key, hits: throttles.hits, resetAt: throttles.resetAt });
+}
+
+/** The counting statements of `reserve`, to go in a batch with other reads (see `reserved`). */
+export function reserveStatements(db: Db, limits: [Limit, ...Limit[]], now: number): [BatchRead, ...BatchRead[]] {
+  const [first, ...rest] = limits.map((l) => reserveStatement(db, l, now));
+  return [first!, ...rest];
+}
+
+/**
+ * Reads the counts `reserveStatements` returned: throws `code` (429, with the seconds to wait)
+ * when any limit is now over its maximum, else answers the limits with the keys counted.
+ */
+export function reserved(limits: Limit[], results: unknown[], now: number, code: LimitCode = 'too-many-attempts'): Reserved {
+  let wait = 0;
+  const counted = limits.map((limit, i) => {
+    const row = (results[i] as { key: string; hits: number; resetAt: number }[])[0];
+    if (row && row.hits > limit.max) wait = Math.max(wait, Math.max(1, Math.ceil((row.resetAt - now) / 1000)));
+    return row ? { ...limit, key: row.key, choose: undefined } : limit;
+  });
+  if (wait > 0) throw new AppError(code, { duration: wait });
+  return counted;
 }
 
 /**
@@ -51,16 +82,10 @@ function reserveStatement(db: Db, limit: Limit, now: number) {
  * caller does its work only after this returns. A limit with `onlyWithin` must come after the
  * limit it names.
  */
-export async function reserve(db: Db, limits: Limit[], now: number, code: LimitCode = 'too-many-attempts'): Promise<void> {
-  if (limits.length === 0) return;
-  const [first, ...rest] = limits.map((l) => reserveStatement(db, l, now));
-  const results = (await db.batch([first!, ...rest])) as { hits: number; resetAt: number }[][];
-  let wait = 0;
-  results.forEach((rows, i) => {
-    const row = rows[0];
-    if (row && row.hits > limits[i]!.max) wait = Math.max(wait, Math.max(1, Math.ceil((row.resetAt - now) / 1000)));
-  });
-  if (wait > 0) throw new AppError(code, { duration: wait });
+export async function reserve(db: Db, limits: Limit[], now: number, code: LimitCode = 'too-many-attempts'): Promise<Reserved> {
+  if (limits.length === 0) return [];
+  const results = await db.batch(reserveStatements(db, limits as [Limit, ...Limit[]], now));
+  return reserved(limits, results, now, code);
 }
 
 /** The statement that gives back one reserved attempt of each limit (to batch with other writes). */

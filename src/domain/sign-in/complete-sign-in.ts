@@ -6,6 +6,7 @@
 // session. A rule written here holds for every way in, and no way in can skip one.
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../deps';
+import type { BatchRead as BatchItem } from '../../db/client';
 import { tenantUsers, whitelistedIps, type Session, type Tenant, type User } from '../../db/schema';
 import { AppError } from '../errors';
 import { auditInsert, audit } from '../audit/log';
@@ -57,7 +58,7 @@ export async function checkEntry(
   memberships: Membership[],
   hostTenant: FreshTenant | null,
   client: ClientInfo,
-  opts: { viaSso?: boolean } = {},
+  opts: { viaSso?: boolean; hostAdmitted?: boolean } = {},
 ): Promise<EntryVerdict> {
   const refuse = (code: 'not-a-member' | 'deactivated' | 'restricted-ip') => refusal(deps, user, hostTenant, client, code);
   if (!hostTenant) {
@@ -74,7 +75,7 @@ export async function checkEntry(
   if (m.member.deactivatedAt !== null) throw await refuse('deactivated');
   // Coming back from the IdP the SSO redirect is done; the address rule still applies.
   if (!opts.viaSso && hostTenant.isSsoEnabled && m.member.isSsoEnabled) return { kind: 'sso', initialSubdomain: hostTenant.initialSubdomain };
-  if (!(await hostAdmits(deps, hostTenant, client.ip))) throw await refuse('restricted-ip');
+  if (!opts.hostAdmitted && !(await hostAdmits(deps, hostTenant, client.ip))) throw await refuse('restricted-ip');
   return { kind: 'ok' };
 }
 
@@ -106,6 +107,13 @@ export interface SignInRequest {
   /** The person's memberships, when the caller has just read them after the first factor (the
    *  password login, for its policy): read once per sign-in instead of again here. */
   memberships?: Membership[];
+  /** What the way in already read with its own batch (the password login), so the rules below
+   *  ask the database nothing more: whether this browser is a known device and a remembered one,
+   *  and whether the host's allowlist already admitted the client in this request. */
+  known?: { device: boolean; rememberedDevice: boolean; hostAdmitted: boolean };
+  /** The way in's own writes after its first factor (its limits' clear and refund, a rehash):
+   *  committed in the session's batch, or before any other outcome. */
+  writes?: BatchItem[];
 }
 
 export interface SignIn {
@@ -142,11 +150,22 @@ const AUDIT_ACTION: Record<WayIn, string> = {
  * spec's code words (not-a-member, deactivated, restricted-ip).
  */
 export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<SignInOutcome> {
+  // startSession takes the way in's writes into its batch; on every other outcome (a pending
+  // step, a refusal, SSO) they are written here, after the decision.
+  const writes = [...(r.writes ?? [])];
+  try {
+    return await decide(deps, r, writes);
+  } finally {
+    if (writes.length > 0) await deps.db.batch(writes as [BatchItem, ...BatchItem[]]);
+  }
+}
+
+async function decide(deps: Deps, r: SignInRequest, writes: BatchItem[]): Promise<SignInOutcome> {
   const { db, clock } = deps;
   const now = clock.now();
   const { user, hostTenant, client } = r;
   const memberships = r.memberships ?? (await listMemberships(db, user.id));
-  const entry = await checkEntry(deps, user, memberships, hostTenant, client, { viaSso: r.via === 'sso' });
+  const entry = await checkEntry(deps, user, memberships, hostTenant, client, { viaSso: r.via === 'sso', hostAdmitted: r.known?.hostAdmitted });
   if (entry.kind === 'sso') return { kind: 'redirect-to-sso', initialSubdomain: entry.initialSubdomain };
 
   const passed = r.passed ?? {};
@@ -173,13 +192,13 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
     };
     if (user.twofaMethod) {
       // A device remembered after an earlier code skips the code (30 days, revocable).
-      if (!twofaPassed) twofaPassed = await isRememberedDevice(db, user.id, r.rememberedDeviceToken, now);
+      if (!twofaPassed) twofaPassed = r.known ? r.known.rememberedDevice : await isRememberedDevice(db, user.id, r.rememberedDeviceToken, now);
       if (!twofaPassed) return pending('otp');
     } else {
       // The emailed code comes first: someone holding only the password must not get as far as
       // binding an authenticator of their own. A reset or an invitation link proved the mailbox.
       const mailboxProven = passed.emailCode || r.via === 'reset' || r.via === 'registration' || r.via === 'handoff';
-      if (!mailboxProven && fingerprints && !(await isKnownDevice(db, user.id, fingerprints))) return pending('additional_challenge');
+      if (!mailboxProven && fingerprints && !(r.known ? r.known.device : await isKnownDevice(db, user.id, fingerprints))) return pending('additional_challenge');
       const enforced = enforcement(hostTenant, memberships);
       if (enforced.enforced && !passed.setup && !(twofaSkipped && enforced.skipAllowed)) return pending('enable_twofa');
     }
@@ -199,6 +218,7 @@ export async function completeSignIn(deps: Deps, r: SignInRequest): Promise<Sign
     saml: r.saml,
     // The browser becomes a known device in the same batch as its session.
     knownDevice: fingerprints,
+    writes: writes.splice(0),
   });
   // What the new session may see follows whom it speaks for (decision 0035).
   const scope = sessionScope({ ssoTenantId });
@@ -225,6 +245,7 @@ async function startSession(
     action: string;
     saml?: NewSession['saml'];
     knownDevice: Fingerprints | null;
+    writes: BatchItem[];
   },
 ): Promise<SignIn> {
   const { db, clock, config } = deps;
@@ -252,6 +273,7 @@ async function startSession(
   const audited = auditInsert(db, { tenantId, actorUserId: p.user.id, action: p.action, ipAddress: p.client.ip, userAgent: p.client.userAgent }, now);
   await db.batch([
     session.insert,
+    ...p.writes,
     audited,
     ...(tenantId !== null ? [db.update(tenantUsers).set({ lastActiveAt: now }).where(and(eq(tenantUsers.tenantId, tenantId), eq(tenantUsers.userId, p.user.id)))] : []),
     ...(p.knownDevice ? [rememberDeviceStatement(db, p.user.id, p.knownDevice, now)] : []),

@@ -24,13 +24,20 @@ export function knownBrowserValue(master: string, userId: number, token: string)
   return `${userId}.${token}.${purposeMac(master, 'known-browser', `${userId}.${token}`)}`;
 }
 
+/** The account and device token the portal-wide cookie names, when its signature holds. */
+export function knownBrowserClaim(master: string, b: BrowserCookies): { userId: number; token: string } | null {
+  if (!b.known) return null;
+  const [uid, token, ...mac] = b.known.split('.');
+  if (!uid || !/^[1-9][0-9]{0,15}$/.test(uid) || !token || !TOKEN.test(token) || mac.length !== 2) return null;
+  return purposeMacMatches(master, 'known-browser', `${uid}.${token}`, mac.join('.')) ? { userId: Number(uid), token } : null;
+}
+
 /**
  * The device token that identifies this browser for `userId`: the portal-wide cookie's when it is
  * this account's and its signature holds, else this host's own.
  */
 export function browserTokenFor(master: string, userId: number | null, b: BrowserCookies): string {
-  if (userId === null || !b.known) return b.device;
-  const [uid, token, ...mac] = b.known.split('.');
-  if (uid !== String(userId) || !token || !TOKEN.test(token) || mac.length !== 2) return b.device;
-  return purposeMacMatches(master, 'known-browser', `${uid}.${token}`, mac.join('.')) ? token : b.device;
+  if (userId === null) return b.device;
+  const claim = knownBrowserClaim(master, b);
+  return claim && claim.userId === userId ? claim.token : b.device;
 }

@@ -1,16 +1,17 @@
 // Password login (POST v2/login): the host's address rule first, limits reserved before the
 // password is checked, uniform cost for unknown and known emails, then completeSignIn.
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { knownDevices, users } from '../../db/schema';
+import type { BatchRead as BatchItem } from '../../db/client';
+import { knownDevices, rememberedDevices, users } from '../../db/schema';
 import type { FreshTenant } from '../tenants/hosts';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
-import { clearStatement, refundStatement, reserve, type Limit } from '../security/limiter';
+import { clearStatement, refundStatement, reserved, reserveStatements, type Limit } from '../security/limiter';
 import { addressKey } from '../security/network';
 import { sha256Hex } from '../security/tokens';
-import { activeOnly, listMemberships } from '../tenants/memberships';
-import { browserTokenFor, type BrowserCookies } from './known-browser';
+import { activeOnly, membershipsRead } from '../tenants/memberships';
+import { knownBrowserClaim, type BrowserCookies } from './known-browser';
 import { applicablePolicy, passwordCompliance } from '../account/password-compliance';
 import { assertHostAdmits, completeSignIn, type SignInOutcome } from './complete-sign-in';
 import { type ClientInfo, deviceFingerprints } from './client';
@@ -28,13 +29,13 @@ export const LOGIN_LIMITS = {
   ip: { max: 50, windowMs: 15 * 60_000 },
 };
 
-/** The three limits of one attempt; `knownDevice` is the fingerprint of a browser the account knows. */
-export function loginLimits(email: string, ip: string | null, knownDevice: string | null = null): { emailIp: Limit; account: Limit; ip: Limit } {
+/** The three limits of one attempt (the account's, for a browser it does not know). */
+export function loginLimits(email: string, ip: string | null): { emailIp: Limit; account: Limit; ip: Limit } {
   const addr = addressKey(ip);
   const acct = sha256Hex(email);
   return {
     emailIp: { key: `login:ei:${sha256Hex(`${email}|${addr}`)}`, ...LOGIN_LIMITS.emailIp },
-    account: { key: knownDevice ? `login:acct:${acct}:${knownDevice}` : `login:acct:${acct}`, ...LOGIN_LIMITS.account },
+    account: { key: `login:acct:${acct}`, ...LOGIN_LIMITS.account },
     ip: { key: `login:ip:${addr}`, ...LOGIN_LIMITS.ip },
   };
 }
@@ -53,23 +54,52 @@ export interface LoginRequest {
 
 export type LoginResult = SignInOutcome;
 
+/**
+ * Three round trips in all, whatever the outcome (issue 23): the request's host (read by the
+ * middleware), then one batch that reads the account, its memberships and what the account knows
+ * of this browser and counts the attempt against every limit, then one batch that writes the
+ * result (the failure's audit entry, or the limits' clear and refund with the session). A host
+ * with an address allowlist reads it first, so nothing is counted for a client it refuses.
+ */
 export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult> {
-  const { db, clock, passwords } = deps;
+  const { db, clock, passwords, config } = deps;
   const now = clock.now();
   const email = req.email.trim().toLowerCase();
   const tenantId = req.hostTenant?.id ?? null;
   // Outside the allowlist nothing is checked: the answer is the same for every password.
   await assertHostAdmits(deps, req.hostTenant, req.client);
 
-  const user = await db.select().from(users).where(eq(users.email, email)).get();
-  const device = deviceFingerprints(browserTokenFor(deps.config.DATA_ENCRYPTION_KEY, user?.id ?? null, req.browser), req.client.ip).device;
-  const known = user
-    ? await db.select({ userId: knownDevices.userId }).from(knownDevices).where(and(eq(knownDevices.userId, user.id), eq(knownDevices.fingerprint, device))).get()
-    : undefined;
-  const limits = loginLimits(email, req.client.ip, known ? device : null);
+  // The account is not known yet: every read of the batch names it by its address, and the
+  // browser's device fingerprint is chosen in SQL the way browserTokenFor chooses it in code.
+  const account = sql`(select ${users.id} from ${users} where ${users.email} = ${email})`;
+  const claim = knownBrowserClaim(config.DATA_ENCRYPTION_KEY, req.browser);
+  const own = deviceFingerprints(req.browser.device, req.client.ip);
+  const claimed = claim ? deviceFingerprints(claim.token, req.client.ip) : null;
+  const device = claim && claimed ? sql`case when ${account} = ${claim.userId} then ${claimed.device} else ${own.device} end` : sql`${own.device}`;
+  const limits = loginLimits(email, req.client.ip);
+  const counted: [Limit, Limit, Limit] = [
+    limits.emailIp,
+    // A browser the account knows has its own bucket (the key names the device).
+    { ...limits.account, choose: { when: sql`exists (select 1 from ${knownDevices} where ${knownDevices.userId} = ${account} and ${knownDevices.fingerprint} = ${device})`, key: sql`${`${limits.account.key}:`} || ${device}` } },
+    limits.ip,
+  ];
+  const prints = [own.device, ...(claimed ? [claimed.device] : []), ...(own.network ? [own.network] : [])];
+  const remembered = req.rememberedDeviceToken && /^[A-Za-z0-9_-]{43}$/.test(req.rememberedDeviceToken) ? sha256Hex(req.rememberedDeviceToken) : null;
+  const [found, memberRows, owned, matches, rememberedRows, ...counts] = await db.batch([
+    db.select().from(users).where(eq(users.email, email)),
+    membershipsRead(db, account).reads.rows,
+    db.select({ n: count() }).from(knownDevices).where(eq(knownDevices.userId, account)),
+    db.select({ fingerprint: knownDevices.fingerprint }).from(knownDevices).where(and(eq(knownDevices.userId, account), inArray(knownDevices.fingerprint, prints))),
+    db
+      .select({ id: rememberedDevices.id })
+      .from(rememberedDevices)
+      .where(and(eq(rememberedDevices.tokenHash, remembered ?? ''), eq(rememberedDevices.userId, account), gt(rememberedDevices.expiresAt, now))),
+    ...reserveStatements(db, counted, now),
+  ]);
   // Counted before the password is verified: parallel guesses beyond the limit do no work.
-  await reserve(db, [limits.emailIp, limits.account, limits.ip], now);
+  const [emailIp, accountLimit, ipLimit] = reserved(counted, counts, now) as [Limit, Limit, Limit];
 
+  const user = found[0];
   const verdict = await passwords.verify(req.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || !verdict.ok) {
     await audit(
@@ -79,17 +109,20 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     );
     throw new AppError('invalid-credentials');
   }
-  // A right password ends the run of failures, and does not spend the address's budget.
-  await db.batch([clearStatement(db, [limits.emailIp, limits.account]), refundStatement(db, [limits.ip], now)]);
-
-  const memberships = await listMemberships(db, user.id);
+  const memberships = membershipsRead(db, user.id).shape({ rows: memberRows });
   const policy = applicablePolicy(req.hostTenant, activeOnly(memberships).map((m) => m.tenant));
   const compliance = passwordCompliance(req.password, email, policy, user.passwordScore);
+  // A right password ends the run of failures, and does not spend the address's budget: written
+  // with the session (or whatever the sign-in leads to).
+  const writes: BatchItem[] = [clearStatement(db, [emailIp, accountLimit]), refundStatement(db, [ipLimit], now)];
   if (verdict.needsRehash || user.passwordScore === null) {
     // Legacy hash, or a score never taken (imported accounts): store both once.
     const hash = verdict.needsRehash ? await passwords.hash(req.password) : user.passwordHash;
-    await db.update(users).set({ passwordHash: hash, passwordScore: compliance.score, updatedAt: now }).where(eq(users.id, user.id));
+    writes.push(db.update(users).set({ passwordHash: hash, passwordScore: compliance.score, updatedAt: now }).where(eq(users.id, user.id)));
   }
+  // What the account knows of this browser, as isKnownDevice and isRememberedDevice would answer.
+  const fingerprints = claim && claimed && claim.userId === user.id ? claimed : own;
+  const hits = matches.filter((m) => m.fingerprint === fingerprints.device || m.fingerprint === fingerprints.network).length;
   return completeSignIn(deps, {
     user,
     via: 'password',
@@ -100,5 +133,7 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
     browser: req.browser,
     rememberedDeviceToken: req.rememberedDeviceToken,
     memberships,
+    known: { device: (owned[0]?.n ?? 0) === 0 || hits > 0, rememberedDevice: rememberedRows.length > 0, hostAdmitted: true },
+    writes,
   });
 }

@@ -1,7 +1,7 @@
 // A user's memberships with their tenants and app access. Queries here are keyed by user id;
 // tenant-scoped admin queries live with their capability and always filter by tenant_id.
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { read, readOne, type Db } from '../../db/client';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { distinctColumns, read, readOne, type Db } from '../../db/client';
 import { tenantApps, tenants, tenantUsers, type AppKey, type Tenant, type TenantUser } from '../../db/schema';
 
 export interface Membership {
@@ -26,17 +26,30 @@ export function memberApps(member: Pick<TenantUser, 'meishiAccessGrantedAt' | 's
  * memberships from here, so none of them can count one.
  */
 export async function listMemberships(db: Db, userId: number): Promise<Membership[]> {
-  const rows = await db
-    .select({
-      tenant: tenants,
-      member: tenantUsers,
-      contracted: sql<string>`(select json_group_array(${tenantApps.app}) from ${tenantApps} where ${tenantApps.tenantId} = ${tenants.id})`,
-    })
-    .from(tenantUsers)
-    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-    .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
-    .orderBy(tenants.name);
-  return rows.map(({ tenant, member, contracted }) => ({ tenant, member, apps: memberApps(member, JSON.parse(contracted) as AppKey[]) }));
+  return readOne(db, membershipsRead(db, userId));
+}
+
+/**
+ * The same as a batchable read, for a user given by id or by a subquery (the password login reads
+ * them with the account in one batch, before it knows the id). Joined columns are aliased: D1
+ * answers a batch's rows by column name (distinctColumns).
+ */
+export function membershipsRead(db: Db, userId: number | SQL) {
+  return read(
+    {
+      rows: db
+        .select({
+          tenant: distinctColumns(tenants, 't'),
+          member: distinctColumns(tenantUsers, 'm'),
+          contracted: sql<string>`(select json_group_array(${tenantApps.app}) from ${tenantApps} where ${tenantApps.tenantId} = ${tenants.id})`.as('contracted'),
+        })
+        .from(tenantUsers)
+        .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+        .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)))
+        .orderBy(tenants.name),
+    },
+    ({ rows }): Membership[] => rows.map(({ tenant, member, contracted }) => ({ tenant, member, apps: memberApps(member, JSON.parse(contracted) as AppKey[]) })),
+  );
 }
 
 export function activeOnly(ms: Membership[]): Membership[] {

@@ -21,7 +21,8 @@ import { passwordScore } from '../src/shared/account/password-strength';
 import { freePort } from '../tests/support/free-port';
 import { call } from './http';
 import type { LoadJob, LoadOutput } from './load-generator';
-import { workersBench, workersSection, type WorkersResult } from './workers';
+import { SCREEN_CONNECTIONS, SCREEN_P99_MS, screens, type Screen } from './screens';
+import { WORKERS_SEQUENTIAL, workersBench, workersSection, type WorkersResult } from './workers';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const base = (process.env.BASE_PATH ?? '/accounts').replace(/\/+$/, '');
@@ -163,12 +164,13 @@ async function load(
   connections: number,
   req: { method: string; path: string; headers: Record<string, string>; bodies?: string[] },
   probe?: { name: string; what: string; path: string; headers: Record<string, string>; connections: number },
+  timing: { duration: number; warmup: number } = { duration: DURATION, warmup: WARMUP },
 ): Promise<Run[]> {
   const job: LoadJob = {
     url: `http://127.0.0.1:${port}`,
     connections,
-    duration: DURATION,
-    warmup: WARMUP,
+    duration: timing.duration,
+    warmup: timing.warmup,
     method: req.method,
     path: req.path,
     headers: req.headers,
@@ -196,7 +198,7 @@ async function load(
   if ((await nextLine()) !== 'warm') throw new Error(`the load generator of "${name}" did not warm up`);
   await waitIdle(server);
   const loadBefore = os.loadavg()[0]!;
-  process.stdout.write(`  ${name} (${connections} connections, ${DURATION} s) ... `);
+  process.stdout.write(`  ${name} (${connections} connections, ${timing.duration} s) ... `);
   const [srv0, gen0, all0, t0] = [procCpuMs(server.proc.pid), procCpuMs(gen.pid), machineBusyMs(), Date.now()];
   gen.stdin!.write('go\n');
   const out = JSON.parse(await nextLine()) as LoadOutput;
@@ -219,11 +221,11 @@ async function load(
   console.log(
     `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}${share}`,
   );
-  const main: Run = { name, what, connections, duration: DURATION, result, samples, loadBefore, serverCpuPerReq, cpuShare };
+  const main: Run = { name, what, connections, duration: timing.duration, result, samples, loadBefore, serverCpuPerReq, cpuShare };
   const probed = out.probe;
   if (!probe || !probed) return [main];
   console.log(`    probe ${probe.name}: ${probed.requests.average.toFixed(0)} req/s, p50 ${probed.latency.p50} ms, p99 ${probed.latency.p99} ms`);
-  return [main, { name: probe.name, what: probe.what, connections: probe.connections, duration: DURATION, result: probed, samples: [], loadBefore, serverCpuPerReq: null, cpuShare: null }];
+  return [main, { name: probe.name, what: probe.what, connections: probe.connections, duration: timing.duration, result: probed, samples: [], loadBefore, serverCpuPerReq: null, cpuShare: null }];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,7 +251,7 @@ async function chunkGraph() {
   const islandChunks = new Map<string, string>();
   let client = '';
   for (const [key, o] of Object.entries(outputs)) {
-    const m = o.entryPoint?.match(/^src\/islands\/(\w+)\.tsx$/);
+    const m = o.entryPoint?.match(/^src\/islands\/(?:[\w-]+\/)*(\w+)\.tsx$/);
     if (m) islandChunks.set(m[1]!, urlOf(key));
     if (o.entryPoint === 'src/client.ts') client = urlOf(key);
   }
@@ -380,7 +382,7 @@ function apiUserBound(runs: Run[]): string {
   ].join(' ');
 }
 
-function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof pageWeights>>, stderr: Record<string, number>, workers: WorkersResult | null) {
+function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof pageWeights>>, stderr: Record<string, number>, workers: WorkersResult | null, screenPhase: ScreenPhase) {
   const cpus = os.cpus();
   const lines: string[] = [];
   lines.push('# Benchmark results', '');
@@ -460,6 +462,7 @@ function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof
   lines.push('');
   lines.push(`Lines the servers wrote to stderr during the run: ${Object.entries(stderr).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
   lines.push('');
+  lines.push(...screensSection(screenPhase, workers));
   if (workers) lines.push(...workersSection(workers));
   lines.push('## CPU cost of the steps of a login', '');
   lines.push(
@@ -492,11 +495,79 @@ function report(runs: Run[], costs: OpCost[], weights: Awaited<ReturnType<typeof
   lines.push(
     "- **Bare Hono**: Node's HTTP stack on one server thread. The load generator runs on the same machine and shares its cores, so this is the ceiling of this setup, not of the hardware.",
     apiUserBound(runs),
-    `- **POST v2/login**: one argon2id verification (m=19456 KiB, t=2, p=1) with @node-rs/argon2 on hashing threads, one per core, each at the lowest scheduling priority (nice 19, \`src/adapters/argon2-native.ts\`): the kernel runs the event loop (and anything else at normal priority) first, and the hashes take the cycles left (about ${costs[1]!.median.toFixed(0)} ms of one core each). So other requests keep a low p99 while logins run (the probe row), and logins use both cores when nothing else needs them. At 16 connections the load generator in this process (normal priority) and the probe take cycles the hashes would use, which is why that row is lower than the 4-connection one; 429s there are the per-address login limit (every login comes from 127.0.0.1). Around the hash the event loop runs eight statements (the host, the account and its known browser, the limits reserved, then cleared, the memberships once with their apps, the new-device rule, then the session, its audit entry and the device in one batch), most of their cost in drizzle building the SQL. The zxcvbn score for \`password_compliance\` is stored when a password is set, so a login does not pay the ${costs[2]!.median.toFixed(0)} ms above. The run uses only successful logins of ${LOGIN_USERS.join(', ')}: failed logins are throttled per email and address and per address, so the run would measure the throttle instead.`,
+    `- **POST v2/login**: one argon2id verification (m=19456 KiB, t=2, p=1) with @node-rs/argon2 on hashing threads, one per core, each at the lowest scheduling priority (nice 19, \`src/adapters/argon2-native.ts\`): the kernel runs the event loop (and anything else at normal priority) first, and the hashes take the cycles left (about ${costs[1]!.median.toFixed(0)} ms of one core each). So other requests keep a low p99 while logins run (the probe row), and logins use both cores when nothing else needs them. At 16 connections the load generator in this process (normal priority) and the probe take cycles the hashes would use, which is why that row is lower than the 4-connection one; 429s there are the per-address login limit (every login comes from 127.0.0.1). Around the hash the event loop sends three round trips (the host; one batch reading the account, its memberships and what it knows of this browser and reserving the limits; one batch writing the limits' clear and refund, the session, its audit entry and the device), most of their cost in drizzle building the SQL. The zxcvbn score for \`password_compliance\` is stored when a password is set, so a login does not pay the ${costs[2]!.median.toFixed(0)} ms above. The run uses only successful logins of ${LOGIN_USERS.join(', ')}: failed logins are throttled per email and address and per address, so the run would measure the throttle instead.`,
     "- **Page weight**: React 19 and react-dom in the browser entry (`client.js`) make up most of it. Each island adds its own chunk plus the shared chunks it imports; the texts the page's islands use travel in the HTML (decision 0029), so neither i18next nor a locale file is downloaded.",
   );
   lines.push('');
   writeFileSync(`${root}bench/RESULTS.md`, lines.join('\n'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every screen of the route table under load (issue 23), against GET api/user in the same phase.
+
+const SCREEN_DURATION = Number(process.env.BENCH_SCREEN_DURATION ?? 4);
+const SCREEN_WARMUP = 1;
+
+interface ScreenRun {
+  screen: Screen;
+  status: number;
+  htmlBytes: number;
+  run: Run | null;
+}
+
+interface ScreenPhase {
+  reference: Run[];
+  screens: ScreenRun[];
+}
+
+async function screenLoads(portal: Child, port: number, host: string, cookie: string): Promise<ScreenPhase> {
+  const timing = { duration: SCREEN_DURATION, warmup: SCREEN_WARMUP };
+  const apiUser = async (when: string) =>
+    (await load(`\`GET api/user\` (${when})`, 'the reference of the screens\' shares', portal, port, SCREEN_CONNECTIONS, { method: 'GET', path: `${base}/api/user`, headers: { host, cookie } }, undefined, timing))[0]!;
+  const reference = [await apiUser('before the screens')];
+  const out: ScreenRun[] = [];
+  for (const screen of screens(base)) {
+    const headers: Record<string, string> = screen.signedIn ? { host, cookie } : { host };
+    const first = await call(port, host, 'GET', screen.path, headers);
+    // Screens that need a pending step or a link answer with a redirect or their own error: what
+    // a visit costs is in the Workers table; only the screens that render are loaded.
+    const run = first.status === 200 ? (await load(screen.name, screen.path, portal, port, SCREEN_CONNECTIONS, { method: 'GET', path: screen.path, headers }, undefined, timing))[0]! : null;
+    out.push({ screen, status: first.status, htmlBytes: first.body.length, run });
+  }
+  reference.push(await apiUser('after the screens'));
+  return { reference, screens: out };
+}
+
+function screensSection(phase: ScreenPhase, workers: WorkersResult | null): string[] {
+  const refRps = phase.reference.reduce((a, r) => a + r.result.requests.average, 0) / phase.reference.length;
+  const lines = ['## Screens (issue 23)', ''];
+  lines.push(
+    `Every screen of the route table (src/shared/routes.ts) on one Node process, ${SCREEN_CONNECTIONS} connections, ${SCREEN_DURATION} s after a ${SCREEN_WARMUP} s warm-up each; signed in as admin@acme.test, public screens signed out. The share is of \`GET api/user\`'s req/s in the same phase (${phase.reference.map((r) => r.result.requests.average.toFixed(0)).join(' before, ')} after: mean ${refRps.toFixed(0)}), which the machine's speed changes do not move. Targets: every signed-in screen >= 20% of it, admin users and activity logs >= 10%, the login page >= 50%, p99 < ${SCREEN_P99_MS} ms. "Node CPU ms" is the server process's CPU per request (the render and everything around it). "Workers" columns come from \`wrangler dev\` with a local D1 (section below): D1 round trips of the second of two identical requests, and the mean wall time of ${WORKERS_SEQUENTIAL} sequential requests, an upper bound of the CPU a Worker is billed for (the local D1 runs in the same process, so its time is included).`,
+    '',
+  );
+  lines.push('| screen | path | status | HTML KB | req/s | share of api/user | target | p99 ms | Node CPU ms | Workers D1 round trips | Workers ms/request | share met | p99 met |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  let met = 0;
+  let measured = 0;
+  for (const s of phase.screens) {
+    const w = workers?.screens.find((x) => x.name === s.screen.name);
+    const wCols = w ? `${w.roundTrips} | ${w.ms.toFixed(1)}` : 'n/a | n/a';
+    if (!s.run) {
+      lines.push(`| ${s.screen.name} | \`${s.screen.path}\` | ${s.status} | ${(s.htmlBytes / 1024).toFixed(1)} | not loaded (answers ${s.status}) | | | | | ${wCols} | | |`);
+      continue;
+    }
+    const rps = s.run.result.requests.average;
+    const share = rps / refRps;
+    const ok = share >= s.screen.target;
+    const p99ok = s.run.result.latency.p99 < SCREEN_P99_MS;
+    measured++;
+    if (ok && p99ok) met++;
+    lines.push(
+      `| ${s.screen.name} | \`${s.screen.path}\` | ${s.status} | ${(s.htmlBytes / 1024).toFixed(1)} | ${rps.toFixed(0)} | ${pct(share)} | ${pct(s.screen.target)} | ${s.run.result.latency.p99} | ${s.run.serverCpuPerReq === null ? 'n/a' : s.run.serverCpuPerReq.toFixed(2)} | ${wCols} | ${ok ? 'yes' : '**no**'} | ${p99ok ? 'yes' : '**no**'} |`,
+    );
+  }
+  lines.push('', `${met} of ${measured} loaded screens meet both targets in this run.`, '');
+  return lines;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -629,6 +700,8 @@ async function main() {
       await stopChild(c.child);
       children.splice(children.indexOf(c.child), 1);
     }
+    console.log('Screens...');
+    const screenPhase = await screenLoads(portal, portalPort, host, session);
     const loginBodies = LOGIN_USERS.map((email) => JSON.stringify({ email, password: PASSWORD, remember: false }));
     for (const connections of LOGIN_CONNECTIONS) {
       runs.push(
@@ -668,9 +741,9 @@ async function main() {
     let workers: WorkersResult | null = null;
     if (process.env.BENCH_WORKERS !== '0') {
       console.log('Workers (wrangler dev + local D1)...');
-      workers = await workersBench(base, (line) => console.log(line));
+      workers = await workersBench(base, screens(base), (line) => console.log(line));
     }
-    report(runs, costs, weights, stderr, workers);
+    report(runs, costs, weights, stderr, workers, screenPhase);
     console.log('Wrote bench/RESULTS.md');
     const errLines = children.flatMap((c) => c.log.filter((l) => l.includes(' err] ')));
     if (errLines.length) console.log(`Server stderr (last lines):\n${errLines.slice(-20).join('\n')}`);

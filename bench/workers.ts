@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../tests/support/free-port';
 import { call, type Reply } from './http';
+import type { Screen } from './screens';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const wrangler = join(root, 'node_modules/wrangler/bin/wrangler.js');
@@ -24,9 +25,18 @@ export interface RoundTripRow {
   status: number;
   roundTrips: string;
 }
+export interface WorkersScreen {
+  name: string;
+  status: number;
+  roundTrips: string;
+  /** Mean wall time of sequential requests, ms. */
+  ms: number;
+}
+
 export interface WorkersResult {
   rows: RoundTripRow[];
   load: { connections: number; seconds: number; rps: number; p50: number; p99: number; non2xx: number };
+  screens: WorkersScreen[];
 }
 
 function step(label: string, args: string[]) {
@@ -70,7 +80,10 @@ function stop(child: ChildProcess) {
 
 const cookiesOf = (r: Reply) => ([] as string[]).concat(r.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
 
-export async function workersBench(base: string, log: (line: string) => void): Promise<WorkersResult> {
+/** Sequential requests per screen whose mean wall time estimates a Worker's CPU for it. */
+export const WORKERS_SEQUENTIAL = 20;
+
+export async function workersBench(base: string, screenList: Screen[], log: (line: string) => void): Promise<WorkersResult> {
   const persist = mkdtempSync(join(os.tmpdir(), 'portal-bench-workers-'));
   let dev: { child: ChildProcess; port: number } | null = null;
   try {
@@ -101,6 +114,20 @@ export async function workersBench(base: string, log: (line: string) => void): P
     await probe('`GET admin/users` (API) signed in', `${base}/api/admin/users`, cookie);
     for (const r of rows) log(`  ${r.request}: ${r.status}, ${r.roundTrips} round trip(s)`);
 
+    // Every screen: its round trips, and the mean wall time of sequential requests (no
+    // concurrency, so nothing but the request itself: an upper bound of its CPU in workerd).
+    const screenRows: WorkersScreen[] = [];
+    for (const screen of screenList) {
+      const headers: Record<string, string> = screen.signedIn ? { cookie } : {};
+      await call(port, host, 'GET', screen.path, headers);
+      const r = await call(port, host, 'GET', screen.path, headers);
+      const t0 = performance.now();
+      for (let i = 0; i < WORKERS_SEQUENTIAL; i++) await call(port, host, 'GET', screen.path, headers);
+      const ms = (performance.now() - t0) / WORKERS_SEQUENTIAL;
+      screenRows.push({ name: screen.name, status: r.status, roundTrips: String(r.headers['x-d1-round-trips'] ?? 'n/a'), ms });
+      log(`  ${screen.name}: ${r.status}, ${r.headers['x-d1-round-trips'] ?? 'n/a'} round trip(s), ${ms.toFixed(1)} ms`);
+    }
+
     log('  load: GET api/user signed in, 16 connections, 5 s...');
     const result = await autocannon({
       url: `http://127.0.0.1:${port}${base}/api/user`,
@@ -117,7 +144,7 @@ export async function workersBench(base: string, log: (line: string) => void): P
       non2xx: result.non2xx,
     };
     log(`  ${load.rps} req/s, p99 ${load.p99} ms, non-2xx ${load.non2xx}`);
-    return { rows, load };
+    return { rows, load, screens: screenRows };
   } finally {
     if (dev) stop(dev.child);
     rmSync(persist, { recursive: true, force: true });

@@ -269,6 +269,10 @@ parentPort.on('message', ({ id, statements, read }) => {
       if (stmt.reader) { stmt.all(s.params); changes.push(0); } else changes.push(stmt.run(s.params).changes);
     }
     db.exec('COMMIT');
+    // A long batch leaves a large WAL. Copy it into the database here, waiting for readers as
+    // long as it takes (TRUNCATE): left to the automatic checkpoint of the next small commit on
+    // the main connection, hundreds of MB would be copied on the event loop (issue 23).
+    try { db.pragma('wal_checkpoint(TRUNCATE)'); } catch {}
     parentPort.postMessage({ id, changes });
   } catch (e) {
     try { if (db.inTransaction) db.exec('ROLLBACK'); } catch {}

@@ -61,6 +61,8 @@ export const configSchema = z.object({
   USER_DELETE_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(1500),
   /** Invitation mails sent per drain of the mail queue (one drain a minute on Workers, every 10 s on Node). */
   MAIL_QUEUE_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
+  /** Requests one SCIM token may make per minute (decision 0040); more answer 429 with Retry-After. */
+  SCIM_REQUESTS_PER_MINUTE: z.coerce.number().int().min(60).max(1_000_000).default(6000),
   // CSV import jobs (decision 0030): the size of the stored pieces a job step reads (a piece is cut
   // after a newline byte, at most twice this), and the largest file answered within its request
   // (larger ones answer 202 and run as a job the island follows).

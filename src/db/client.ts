@@ -26,7 +26,7 @@ export function registerFirstRow(db: Db, read: FirstRow): Db {
 }
 
 /** A hand-written statement (`?` placeholders) as drizzle SQL with its arguments bound. */
-function bound(text: string, args: SqlArg[]): SQL {
+export function bound(text: string, args: SqlArg[]): SQL {
   const parts = text.split('?');
   return sql.join(parts.map((p, i) => (i === 0 ? sql.raw(p) : sql`${args[i - 1]}${sql.raw(p)}`)));
 }
@@ -149,6 +149,12 @@ export function registerLongWork(db: Db, batch: LongBatch, read: LongRead): Db {
 export function affected(res: unknown): number {
   const r = res as { rowsAffected?: number; meta?: { changes?: number } };
   return Number(r.rowsAffected ?? r.meta?.changes ?? 0);
+}
+
+/** The rows a raw statement of a batch answered (RETURNING, or a read): libSQL `rows`, D1 `results`. */
+export function rowsOf(res: unknown): Record<string, unknown>[] {
+  const r = res as { rows?: Record<string, unknown>[]; results?: Record<string, unknown>[] };
+  return r.rows ?? r.results ?? [];
 }
 
 /**

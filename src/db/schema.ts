@@ -152,10 +152,12 @@ export const departments = sqliteTable(
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** The IdP's own id of the group this department is, when SCIM made or matched it (decision 0040). */
+    scimExternalId: text('scim_external_id'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at').notNull().default(now),
   },
-  (t) => [uniqueIndex('departments_tenant_name_uq').on(t.tenantId, t.name)],
+  (t) => [uniqueIndex('departments_tenant_name_uq').on(t.tenantId, t.name), index('departments_tenant_scim_external_idx').on(t.tenantId, t.scimExternalId)],
 );
 
 export const additionalDepartments = sqliteTable(
@@ -787,6 +789,8 @@ export const backgroundJobs = sqliteTable(
     /** The object the job works on (for delete_user: the tenant_users id). */
     targetId: integer('target_id').notNull(),
     actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who started it when no user did: a SCIM token's name (decision 0040), for the final audit entry. */
+    actorName: text('actor_name'),
     status: text('status', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: integer('locked_until'),
@@ -820,4 +824,64 @@ export const mailQueue = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('mail_queue_status_idx').on(t.status, t.availableAt), index('mail_queue_user_idx').on(t.userId, t.tenantId)],
+);
+
+/**
+ * SCIM 2.0 bearer tokens (decision 0040), modelled on the operator tokens (0036): only the SHA-256
+ * of "scim_<43 base64url chars>" is stored; each token belongs to one tenant and opens only that
+ * tenant's SCIM endpoint. `expires_at` defaults to 0, "already expired", so a writer that forgets
+ * it makes a dead token rather than an immortal one.
+ */
+export const scimTokens = sqliteTable(
+  'scim_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The admin who made it on the screen; null when the operators' CLI made it. */
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at').notNull().default(0),
+    revokedAt: integer('revoked_at'),
+    lastUsedAt: integer('last_used_at'),
+    /** The client address of that last noted use. */
+    lastUsedIp: text('last_used_ip'),
+  },
+  (t) => [uniqueIndex('scim_tokens_token_hash_uq').on(t.tokenHash), index('scim_tokens_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+/** A tenant's provisioning settings: the apps SCIM gives the people it creates (decision 0040). */
+export const scimSettings = sqliteTable('scim_settings', {
+  tenantId: integer('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  /** App keys (meishi, scheduler), at least one. */
+  apps: text('apps', { mode: 'json' }).$type<string[]>().notNull(),
+  updatedAt: integer('updated_at').notNull().default(now),
+});
+
+/**
+ * What the IdP said about a member through SCIM (decision 0040), beside the membership it
+ * describes: its `externalId` (indexed per tenant for `filter=externalId eq`), and the parts of its
+ * User resource the portal does not keep in columns of its own (name parts, emails, employee
+ * number), echoed back on reads. Goes with the membership (ON DELETE CASCADE).
+ */
+export const scimUsers = sqliteTable(
+  'scim_users',
+  {
+    tenantUserId: integer('tenant_user_id')
+      .primaryKey()
+      .references(() => tenantUsers.id, { onDelete: 'cascade' }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    externalId: text('external_id'),
+    profile: text('profile', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [index('scim_users_tenant_external_idx').on(t.tenantId, t.externalId)],
 );

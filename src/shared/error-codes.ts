@@ -125,6 +125,8 @@ export const ERRORS = {
   'invalid-rotation-overlap': e(422),
   'token-revoked': e(409),
   'token-already-rotated': e(409),
+  // SCIM provisioning tokens (the admin screen and the CLI, decision 0040)
+  'scim-token-limit': e(409, 'scim.tokens.limit'),
   // requests themselves
   'not-found': e(404),
   'unknown-host': e(404, 'errors.unknown-host'),

@@ -7,6 +7,8 @@ export interface AuditEvent {
   /** The tenant, or a sub-select that finds it in the same batch (a tenant being created). */
   tenantId: number | SQL<number> | null;
   actorUserId: number | null;
+  /** Who acted when no user did (a SCIM token's name, decision 0040): the entry's actor name. */
+  actorName?: string | null;
   action: string;
   targetType?: string;
   targetId?: string | number;
@@ -27,7 +29,7 @@ export function auditInsert(db: Db, e: AuditEvent, now: number) {
     tenantId: e.tenantId,
     actorUserId: actor,
     actorEmail: actor === null ? null : sql`(select ${users.email} from ${users} where ${users.id} = ${actor})`,
-    actorName: actor === null ? null : sql`(select ${users.name} from ${users} where ${users.id} = ${actor})`,
+    actorName: actor === null ? (e.actorName ?? null) : sql`(select ${users.name} from ${users} where ${users.id} = ${actor})`,
     action: e.action,
     targetType: e.targetType ?? null,
     targetId: e.targetId === undefined ? null : String(e.targetId),

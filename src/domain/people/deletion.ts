@@ -90,7 +90,7 @@ export async function runDeletionJob(deps: Deps, jobId: number): Promise<boolean
         rawStatement(db, sql`DELETE FROM users WHERE id = ${row.user.id} AND is_tenant_manager = 0
           AND NOT EXISTS (SELECT 1 FROM tenant_users WHERE user_id = ${row.user.id})`),
         db.update(backgroundJobs).set({ status: 'done', finishedAt: done, lockedUntil: null }).where(eq(backgroundJobs.id, job.id)),
-        auditInsert(db, { tenantId: scope.id, actorUserId: job.actorUserId, action: 'user.deleted', targetType: 'user', targetId: row.user.id, details: { email: row.user.email } }, done),
+        auditInsert(db, { tenantId: scope.id, actorUserId: job.actorUserId, actorName: job.actorName, action: 'user.deleted', targetType: 'user', targetId: row.user.id, details: { email: row.user.email } }, done),
       ]);
     } else {
       await db.update(backgroundJobs).set({ status: 'done', finishedAt: clock.now(), lockedUntil: null }).where(eq(backgroundJobs.id, job.id));

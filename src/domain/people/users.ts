@@ -42,7 +42,8 @@ async function ssoUsersOtherThan(deps: Deps, scope: TenantScope, tenantUserId: n
   return row?.n ?? 0;
 }
 
-async function assertSsoSeat(deps: Deps, scope: TenantScope, tenantUserId: number | null): Promise<void> {
+/** Refuses when one more active SSO member would exceed the tenant's SSO users limit (SCIM uses it too). */
+export async function assertSsoSeat(deps: Deps, scope: TenantScope, tenantUserId: number | null): Promise<void> {
   if (scope.tenant.featureSsoUsersLimit <= 0 || (await ssoUsersOtherThan(deps, scope, tenantUserId)) + 1 > scope.tenant.featureSsoUsersLimit) {
     throw new AppError('sso_users_limit_exceeded');
   }
@@ -202,7 +203,7 @@ async function guardError(
 }
 
 /** The address is the identity in every tenant: one tenant's admin may not change it for all. */
-async function assertSoleMembership(deps: Deps, user: User | number): Promise<void> {
+export async function assertSoleMembership(deps: Deps, user: User | number): Promise<void> {
   const id = typeof user === 'number' ? user : user.id;
   const row = await deps.db
     .select({ n: count(), manager: sql<number>`max(${users.isTenantManager})` })
@@ -214,7 +215,7 @@ async function assertSoleMembership(deps: Deps, user: User | number): Promise<vo
 }
 
 /** Fails the batch when the account belongs to another tenant too, or is a tenant manager. */
-function soleMembershipGuard(deps: Deps, scope: TenantScope, userId: number) {
+export function soleMembershipGuard(deps: Deps, scope: TenantScope, userId: number) {
   return rawStatement(deps.db, sql`INSERT INTO tenant_apps (tenant_id, app)
     SELECT NULL, NULL WHERE EXISTS (SELECT 1 FROM tenant_users WHERE user_id = ${userId} AND tenant_id <> ${scope.id})
       OR EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND is_tenant_manager = 1)`);
@@ -224,7 +225,7 @@ function soleMembershipGuard(deps: Deps, scope: TenantScope, userId: number) {
  * Whether the account's own name is this tenant's to set: nobody has claimed it (no password,
  * not staff, no other tenant). As SQL over `users` row `u`, evaluated by the statement that writes.
  */
-const nameIsTenantsSql = (scope: TenantScope, userId: SQL) => sql`(SELECT u.password_hash IS NULL AND u.is_tenant_manager = 0
+export const nameIsTenantsSql = (scope: TenantScope, userId: SQL) => sql`(SELECT u.password_hash IS NULL AND u.is_tenant_manager = 0
     AND NOT EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${scope.id}) FROM users u WHERE u.id = ${userId})`;
 
 /** PATCH admin/users/{id}. */

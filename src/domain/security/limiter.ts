@@ -32,17 +32,19 @@ export type Reserved = Limit[];
 
 export type LimitCode = 'too-many-attempts' | 'locked-out' | 'Too Many Attempts.';
 
-function reserveStatement(db: Db, limit: Limit, now: number) {
+function reserveStatement(db: Db, limit: Limit, now: number, when?: SQL) {
   const resetAt = now + limit.windowMs;
   const gate = limit.onlyWithin;
   const key = limit.choose ? sql`case when ${limit.choose.when} then ${limit.choose.key} else ${limit.key} end` : limit.key;
   // The gate is read inside the same statement (after the earlier statement of the batch wrote
   // it), so no request can slip between the check and the count. SQLite needs the WHERE for an
   // upsert from a SELECT.
-  const insert = gate
-    ? db
-        .insert(throttles)
-        .select(sql`select ${limit.key}, 1, ${resetAt} where (select g.hits from throttles g where g.key = ${gate.key}) <= ${gate.max}`)
+  const conditions = [
+    ...(gate ? [sql`(select g.hits from throttles g where g.key = ${gate.key}) <= ${gate.max}`] : []),
+    ...(when ? [when] : []),
+  ];
+  const insert = conditions.length
+    ? db.insert(throttles).select(sql`select ${key}, 1, ${resetAt} where ${sql.join(conditions, sql` and `)}`)
     : db.insert(throttles).values({ key, hits: 1, resetAt });
   return insert
     .onConflictDoUpdate({
@@ -109,4 +111,32 @@ export async function refund(db: Db, limits: Limit[], now: number): Promise<void
 /** Forgets the counters (a success ends a run of failures). */
 export async function clear(db: Db, limits: Limit[]): Promise<void> {
   if (limits.length > 0) await clearStatement(db, limits as [Limit, ...Limit[]]);
+}
+
+/**
+ * The statement that counts one attempt against `limit` only when `when` holds, read inside the
+ * same statement (for a batch that also does the check itself: attempts that fail cost, ones that
+ * pass do not, with nothing between the check and the count; SCIM tokens, decision 0040). Returns
+ * the count when it counted. Its `onlyWithin` is honoured as in `reserve`.
+ */
+export function reserveWhenStatement(db: Db, limit: Limit, now: number, when: SQL) {
+  return reserveStatement(db, limit, now, when);
+}
+
+/** The statement that reads the hits of these limits within their current windows (rows of key, hits, resetAt). */
+export function hitsStatement(db: Db, limits: [Limit, ...Limit[]], now: number) {
+  return db
+    .select({ key: throttles.key, hits: throttles.hits, resetAt: throttles.resetAt })
+    .from(throttles)
+    .where(and(inArray(throttles.key, limits.map((l) => l.key)), gt(throttles.resetAt, now)));
+}
+
+/** Seconds to wait when any of `limits` is over its maximum in `rows` (from hitsStatement), else 0. */
+export function waitFor(limits: Limit[], rows: { key: string; hits: number; resetAt: number }[], now: number): number {
+  let wait = 0;
+  for (const row of rows) {
+    const limit = limits.find((l) => l.key === row.key);
+    if (limit && row.hits > limit.max) wait = Math.max(wait, Math.max(1, Math.ceil((row.resetAt - now) / 1000)));
+  }
+  return wait;
 }

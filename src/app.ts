@@ -21,13 +21,15 @@ import { devPages } from './routes/operations/dev-pages';
 import { operator } from './routes/operator';
 import { people, UPLOAD_PATHS } from './routes/people';
 import { signIn } from './routes/sign-in';
+import { scim } from './routes/scim';
+import { scimService } from './routes/scim/service';
 import { sso } from './routes/sso';
 import { tenantSettings } from './routes/tenant-settings';
 import { twofa } from './routes/twofa';
 import { errorAnswer } from './routes/http/errors';
 
 /** The features, in the order their calls and screens are matched (src/routes/<feature>/index.ts). */
-const FEATURES = [operations, sso, signIn, account, twofa, tenantSettings, billing, people, audit, operator];
+const FEATURES = [operations, sso, signIn, account, twofa, tenantSettings, billing, people, scim, audit, operator];
 
 /** JSON bodies above this are refused before parsing (uploads get their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -92,6 +94,10 @@ export function createApp(deps: Deps) {
   api.route('/', openApiRoute);
   api.all('*', (c) => errorAnswer(c, 'not-found'));
   app.route(`${base}/api`, api);
+
+  // The SCIM 2.0 service provider of each tenant (decision 0040): bearer tokens only, SCIM's own
+  // bodies and errors; mounted before the screens so that the page guard never sees its paths.
+  app.route(`${base}/scim/v2`, scimService);
 
   const pages = new Hono<AppEnv>();
   pages.use('*', pageGuard);

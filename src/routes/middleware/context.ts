@@ -14,6 +14,7 @@ import { anonymousLang, setLang } from './locale';
 import { admitSession } from './session';
 import { renderErrorPage } from '../http/page';
 import { errorAnswer } from '../http/errors';
+import { scimUnknownHost } from '../scim/http';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -30,7 +31,9 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     // Workers: this request's own D1 session, continuing from the browser's bookmark.
     const hostname = new URL(c.req.url).hostname;
     const label = hostLabel(hostname, base.config.PORTAL_DOMAIN);
-    const token = label === undefined ? undefined : cookie(cookieName(c, SESSION_COOKIE));
+    // The SCIM endpoint's only credential is its bearer token: a session cookie is not read there.
+    const scim = c.req.path.startsWith(`${base.config.BASE_PATH}/scim/`);
+    const token = label === undefined || scim ? undefined : cookie(cookieName(c, SESSION_COOKIE));
     const bookmarkCookie = base.dbScopes ? cookieName(c, D1_BOOKMARK_COOKIE) : '';
     const bookmark = base.dbScopes ? cookie(bookmarkCookie) ?? null : null;
     // A state change, and every request that brings a session, starts at the primary: who is
@@ -75,7 +78,7 @@ export function contextMiddleware(base: Deps): MiddlewareHandler<AppEnv> {
     setLang(c, c.get('user')?.language ?? anonymousLang(c, cookie(LOCALE_COOKIE)));
     const api = c.req.path.startsWith(`${deps.config.BASE_PATH}/api/`);
     if (tenant === undefined) {
-      c.res = api ? errorAnswer(c, 'unknown-host') : renderErrorPage(c, 404, 'errors.unknown-host');
+      c.res = scim ? scimUnknownHost(c) : api ? errorAnswer(c, 'unknown-host') : renderErrorPage(c, 404, 'errors.unknown-host');
     } else if (refusal) {
       c.res = api ? c.json({ message: refusal }, 403) : renderErrorPage(c, 403, `errors.${refusal}`);
     } else {

@@ -40,6 +40,7 @@ const islands: Record<IslandName, () => Promise<{ default: ComponentType<any> }>
   TrialExpiredPrompt: () => import('./islands/billing/TrialExpiredPrompt'),
   CloseWindow: () => import('./islands/sso/CloseWindow'),
   SsoSetting: () => import('./islands/sso/SsoSetting'),
+  ScimProvisioning: () => import('./islands/scim/ScimProvisioning'),
   UsersScreen: () => import('./islands/people/UsersScreen'),
   DeactivatedUsers: () => import('./islands/people/DeactivatedUsers'),
   Departments: () => import('./islands/people/Departments'),

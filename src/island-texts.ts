@@ -62,6 +62,7 @@ export const ISLAND_TEXTS = {
   TrialExpiredPrompt: ['trialExpired', ...ADMIN_PARTS, 'validation.required'],
   CloseWindow: ['sso.close'],
   SsoSetting: ['sso', 'kit.copy', 'kit.copied', 'kit.copyFailed', 'ipRestriction.on', 'ipRestriction.off', 'errors.reload', ...ADMIN_PARTS, 'validation.required'],
+  ScimProvisioning: ['scim', 'apps', 'dates', 'people.list', 'kit.copy', 'kit.copied', 'kit.copyFailed', 'validation.required', ...ERROR_TEXTS, ...ADMIN_PARTS],
   UsersScreen: ['apps', ...PEOPLE_PARTS],
   DeactivatedUsers: PEOPLE_PARTS,
   Departments: PEOPLE_PARTS,

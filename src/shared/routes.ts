@@ -40,6 +40,8 @@ export const ROUTES: RouteDef[] = [
   { name: 'password-policy-settings', paths: ['/admin/passwords'], access: 'admin' },
   { name: 'twofa-settings', paths: ['/admin/twofa'], access: 'admin' },
   { name: 'sso-setting', paths: ['/admin/sso-setting'], access: 'admin' },
+  // Not in the spec: SCIM provisioning, decision 0040.
+  { name: 'scim-provisioning', paths: ['/admin/scim'], access: 'admin' },
   { name: 'ip-restriction', paths: ['/admin/ip-restriction'], access: 'admin' },
   { name: 'contact-details', paths: ['/admin/contact-details'], access: 'admin' },
   { name: 'subscriptions', paths: ['/admin/subscriptions'], access: 'admin' },

@@ -101,6 +101,7 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
                 {link('twofa-settings', '/admin/twofa', 'drawer.twofa')}
                 {link('ip-restriction', '/admin/ip-restriction', 'drawer.ipRestriction')}
                 {link('sso-setting', '/admin/sso-setting', 'drawer.sso')}
+                {link('scim-provisioning', '/admin/scim', 'drawer.scim')}
                 {link('activity-logs', '/admin/activity-logs', 'drawer.activityLogs')}
                 {section('drawer.billing')}
                 {link('contact-details', '/admin/contact-details', 'drawer.contactDetails')}

@@ -29,7 +29,7 @@ describe('guards driven by the route table', () => {
 
   it('a normal user is sent to my-account from admin and admin-or-manager routes', async () => {
     const b = await signedIn('user@acme.test');
-    for (const path of ['/accounts/admin/users', '/accounts/admin/departments', '/accounts/admin/passwords', '/accounts/admin/sso-setting']) {
+    for (const path of ['/accounts/admin/users', '/accounts/admin/departments', '/accounts/admin/passwords', '/accounts/admin/sso-setting', '/accounts/admin/scim']) {
       const r = await b.get(path);
       expect(r.status, path).toBe(302);
       expect(location(r)).toBe('/accounts/my-account');

@@ -37,6 +37,7 @@ import {
 } from '../../shared/schemas';
 import { contactSchema, moreServicesSchema } from '../../shared/billing/schemas';
 import { idpStatusSchema, samlSettingSchema } from '../../shared/sso/schemas';
+import { scimSettingsSchema, scimTokenCreateSchema } from '../../shared/scim/schemas';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -145,6 +146,11 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'GET', path: '/admin/whitelisted-ips', summary: 'IP allowlist', tag: ADMIN, access: 'admin' }),
   op({ method: 'POST', path: '/admin/whitelisted-ips', summary: 'Add an address or range to the allowlist', tag: ADMIN, access: 'admin', body: whitelistedIpSchema, status: 201, errors: ['duplicate-ip', 'The ip address must be a public IP address.', 'feature-not-subscribed'] }),
   op({ method: 'DELETE', path: '/admin/whitelisted-ips/:id', summary: 'Remove an allowlist entry', tag: ADMIN, access: 'admin', errors: ['not-found', 'cannot-delete'] }),
+  // SCIM provisioning (decision 0040); the protocol itself (<base>/scim/v2) describes itself through ServiceProviderConfig, ResourceTypes and Schemas.
+  op({ method: 'GET', path: '/admin/scim', summary: 'Provisioning (SCIM): base URL, tokens (never their secrets), apps for provisioned people', tag: ADMIN, access: 'admin' }),
+  op({ method: 'POST', path: '/admin/scim/tokens', summary: 'Make a SCIM token (the secret is in this answer only)', tag: ADMIN, access: 'admin', body: scimTokenCreateSchema, status: 201, errors: ['scim-token-limit', 'feature-not-subscribed'] }),
+  op({ method: 'DELETE', path: '/admin/scim/tokens/:id', summary: 'Revoke a SCIM token', tag: ADMIN, access: 'admin', errors: ['not-found'] }),
+  op({ method: 'PATCH', path: '/admin/scim/settings', summary: 'Apps for provisioned people', tag: ADMIN, access: 'admin', body: scimSettingsSchema, errors: ['app-not-contracted', 'feature-not-subscribed'] }),
   op({ method: 'PATCH', path: '/admin/enable-ip-restriction', summary: 'Enforce the IP allowlist', tag: ADMIN, access: 'admin', errors: ['feature-not-subscribed', 'your-current-ip-address-is-not-whitelisted'] }),
   op({ method: 'PATCH', path: '/admin/disable-ip-restriction', summary: 'Stop enforcing the IP allowlist', tag: ADMIN, access: 'admin' }),
   op({ method: 'GET', path: '/admin/twofa', summary: 'Two-factor enforcement settings', tag: ADMIN, access: 'admin' }),

@@ -20,6 +20,8 @@ import {
   type TokenSummary,
 } from '../src/domain/operator/tokens';
 import { MAINTENANCE_APPS, OPERATOR_SCOPES, TENANT_APPS, TENANT_STATUSES } from '../src/shared/operator/schemas';
+import { createScimToken, findTenantForCli } from '../src/domain/scim/tokens';
+import { SCIM_TOKEN_LIFETIME_DAYS } from '../src/shared/scim/schemas';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -634,6 +636,46 @@ ${DB_HELP}`,
       const id = tokenId('token revoke', args[0]!);
       if (!(await withTokenStore(values, (db) => revokeOperatorToken(db, id, Date.now())))) throw new Error(`No operator token #${id}`);
       out(`Revoked operator token #${id}.`, { id, revoked: true });
+    },
+  },
+  {
+    name: 'scim-token',
+    usage: 'scim-token <tenant id|subdomain> [--name <name>] [--expires-in <days>] [--libsql <url> | --d1 [--remote] [--env <name>]]',
+    summary: "Create a tenant's SCIM provisioning token (printed once, with the tenant's SCIM base URL)",
+    details: `  --name <name>         shown as the actor of every change it makes (default "SCIM")
+  --expires-in <days>   lifetime in days, ${SCIM_TOKEN_LIFETIME_DAYS.min} to ${SCIM_TOKEN_LIFETIME_DAYS.max} (default ${SCIM_TOKEN_LIFETIME_DAYS.default})
+The same token as the tenant admin's "Provisioning (SCIM)" screen makes (decision 0040): only its
+digest is stored, it opens that tenant's SCIM endpoint only, and the admins see and may revoke it.
+It works while the tenant has the SSO subscription. The audit log names the operators' CLI.
+
+${DB_HELP}`,
+    args: 1,
+    options: { name: { type: 'string' }, 'expires-in': { type: 'string' }, ...dbOptions },
+    async run({ values, args, out }) {
+      const name = typeof values.name === 'string' ? values.name : 'SCIM';
+      const raw = values['expires-in'] as string | undefined;
+      const { min, max } = SCIM_TOKEN_LIFETIME_DAYS;
+      if (raw !== undefined && (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)) {
+        throw new UsageError(`--expires-in: expected a whole number of days from ${min} to ${max}; got "${raw}"`);
+      }
+      const expiresInDays = raw === undefined ? SCIM_TOKEN_LIFETIME_DAYS.default : Number(raw);
+      const r = await withTokenStore(values, async (db) => {
+        const tenant = await findTenantForCli(db, args[0]!);
+        if (!tenant) throw new UsageError(`scim-token: no tenant "${args[0]}" (give its id, initial or custom subdomain)`);
+        const made = await createScimToken(db, tenant.id, { name, expiresInDays }, { userId: null, name: 'operator CLI', ip: null, userAgent: 'portal-cli' }, Date.now()).catch((e: unknown) => {
+          if (e instanceof AppError && e.code === 'invalid-token-name') throw new UsageError('--name: up to 100 letters, digits, spaces and . _ @ : ( ) / -');
+          if (e instanceof AppError && e.code === 'scim-token-limit') throw new Error(`${tenant.name} already holds ${String(e.details.max)} working SCIM tokens; an admin revokes one first`);
+          throw e;
+        });
+        return { tenant, made };
+      });
+      const portal = new URL(String(values.url ?? process.env.PORTAL_URL ?? 'http://localhost:8787/accounts'));
+      const baseUrl = `${portal.protocol}//${r.tenant.initialSubdomain}.${portal.host}${portal.pathname.replace(/\/+$/, '')}/scim/v2`;
+      const warning = r.tenant.ssoSubscribed ? '' : `\nNote: ${r.tenant.name} has no SSO subscription; the endpoint answers 403 until it has one.`;
+      out(
+        `Created SCIM token #${r.made.id} "${r.made.name}" for ${r.tenant.name}, expiring ${fmtTime(r.made.expiresAt)} (in ${expiresInDays} days).${warning}\nSCIM base URL: ${baseUrl}\nThe token is shown only now; paste it into the identity provider:\n\n${r.made.token}\n`,
+        { id: r.made.id, name: r.made.name, tenantId: r.tenant.id, baseUrl, token: r.made.token, expiresAt: r.made.expiresAt },
+      );
     },
   },
 ];

@@ -106,7 +106,7 @@ export default function ScimProvisioning(p: ScimProvisioningProps) {
   const when = (v: string | null, testId: string) => (v ? <RelativeTime value={v} now={p.now} lang={p.lang} testId={testId} /> : t('scim.tokens.never'));
 
   return (
-    <div className="flex max-w-4xl flex-col gap-6">
+    <div className="flex max-w-5xl flex-col gap-6">
       <section aria-labelledby="scim-url-heading" className={CARD}>
         <h2 id="scim-url-heading" className="m-0 mb-2 text-lg font-semibold">
           {t('scim.url.heading')}
@@ -174,16 +174,16 @@ export default function ScimProvisioning(p: ScimProvisioningProps) {
           testId="scim-tokens"
           caption={t('scim.tokens.listHeading')}
           columns={[
-            { key: 'name', header: t('scim.tokens.colName'), width: 'w-[12rem]', truncate: (x) => x.name, render: (x) => x.name },
-            { key: 'state', header: t('scim.tokens.colState'), width: 'w-[7rem]', render: (x) => <span data-testid="scim-token-state">{stateText(x)}</span> },
-            { key: 'expires', header: t('scim.tokens.colExpires'), width: 'w-[9rem]', render: (x) => when(x.expiresAt, 'scim-token-expires') },
-            { key: 'used', header: t('scim.tokens.colLastUsed'), width: 'w-[9rem]', render: (x) => when(x.lastUsedAt, 'scim-token-used') },
-            { key: 'ip', header: t('scim.tokens.colLastIp'), width: 'w-[10rem]', className: 'font-mono', render: (x) => x.lastUsedIp ?? '-' },
-            { key: 'by', header: t('scim.tokens.colCreatedBy'), width: 'w-[9rem]', truncate: (x) => x.createdBy ?? t('scim.tokens.byCli'), render: (x) => x.createdBy ?? t('scim.tokens.byCli') },
+            { key: 'name', header: t('scim.tokens.colName'), width: 'w-[10rem]', truncate: (x) => x.name, render: (x) => x.name },
+            { key: 'state', header: t('scim.tokens.colState'), width: 'w-[6rem]', render: (x) => <span data-testid="scim-token-state">{stateText(x)}</span> },
+            { key: 'expires', header: t('scim.tokens.colExpires'), width: 'w-[8rem]', render: (x) => when(x.expiresAt, 'scim-token-expires') },
+            { key: 'used', header: t('scim.tokens.colLastUsed'), width: 'w-[8rem]', render: (x) => when(x.lastUsedAt, 'scim-token-used') },
+            { key: 'ip', header: t('scim.tokens.colLastIp'), width: 'w-[9rem]', className: 'font-mono', render: (x) => x.lastUsedIp ?? '-' },
+            { key: 'by', header: t('scim.tokens.colCreatedBy'), width: 'w-[8rem]', truncate: (x) => x.createdBy ?? t('scim.tokens.byCli'), render: (x) => x.createdBy ?? t('scim.tokens.byCli') },
           ]}
           rows={tokens}
           rowKey={(x) => x.id}
-          minWidth="min-w-[56rem]"
+          minWidth="min-w-[44rem]"
           actions={{
             kind: 'buttons',
             header: t('scim.tokens.colActions'),

@@ -40,6 +40,7 @@ describe('Groups', () => {
     expect(created.headers.get('location')).toMatch(/\/accounts\/scim\/v2\/Groups\/\d+$/);
     const id: string = created.body.id;
     expect(created.body).toMatchObject({ displayName: 'Engineering', externalId: 'grp-eng' });
+    expect(await h.deps.db.select().from(activityLogs).where(eq(activityLogs.action, 'department.created')).get()).toMatchObject({ targetId: id, actorName: 'Okta' });
     expect(await members(id)).toEqual(['2']);
     // Duplicate names: 409 uniqueness.
     const dup = await s.post('/Groups', { schemas: [GROUP_URN], displayName: 'Engineering' });

@@ -5,7 +5,7 @@
 // the token's name as the actor of every audit entry.
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activityLogs, departments, mailQueue, scimUsers, sessions, tenantUsers, users } from '../../src/db/schema';
+import { activityLogs, departments, mailQueue, scimUsers, sessions, tenants, tenantUsers, users } from '../../src/db/schema';
 import { createHarness, type Harness } from '../support/harness';
 import { ACME, ENTERPRISE_URN, entraUser, ERROR_URN, LIST_URN, makeToken, oktaUser, patchOp, scimClient, USER_URN, type ScimClient } from '../support/scim';
 
@@ -296,6 +296,21 @@ describe('the rules of the people area', () => {
     // The account's own name is the person's: the IdP's name is the tenant's label only.
     expect(m?.u.name).not.toBe('Yamada Taro');
     expect(await h.deps.db.select().from(mailQueue).where(eq(mailQueue.userId, m!.u.id)).get()).toMatchObject({ kind: 'added' });
+  });
+
+  it("with the tenant's SSO on, a provisioned person is an SSO member and gets no invitation mail", async () => {
+    await h.deps.db.update(tenants).set({ isSsoEnabled: true }).where(eq(tenants.id, T.acme));
+    const res = await s.post('/Users', entraUser('sso@acme.test'));
+    expect(res.status, res.text).toBe(201);
+    const m = await member('sso@acme.test');
+    expect(m?.m.isSsoEnabled).toBe(true);
+    expect(await h.deps.db.select().from(mailQueue).where(eq(mailQueue.userId, m!.u.id))).toEqual([]);
+    // The SSO users limit holds too: at the limit, the next one is refused and nothing is made.
+    await h.deps.db.update(tenants).set({ featureSsoUsersLimit: 1 }).where(eq(tenants.id, T.acme));
+    const over = await s.post('/Users', entraUser('sso2@acme.test'));
+    expect(over.status).toBe(403);
+    expect(over.body.detail).toMatch(/^sso_users_limit_exceeded/);
+    expect(await member('sso2@acme.test')).toBeUndefined();
   });
 
   it('userName must be an email address; errors say so in SCIM form', async () => {

@@ -223,7 +223,7 @@ function idsInPath(path: string): number[] {
 type MemberChange = { kind: 'add'; ids: number[] } | { kind: 'remove'; ids: number[] } | { kind: 'removeAll' } | { kind: 'replace'; ids: number[] };
 
 /** The statements of one member change of department `d`. */
-function memberStatements(scope: TenantScope, d: number, change: MemberChange, now: number): unknown[] {
+function memberStatements(scope: TenantScope, d: number | SQL, change: MemberChange, now: number): unknown[] {
   const db = scope.db;
   const T = scope.id;
   const add = (ids: number[]) => {
@@ -306,21 +306,27 @@ export async function createScimGroup(deps: Deps, scope: TenantScope, body: unkn
   const same = await scope.db.select({ id: departments.id }).from(departments).where(scope.own(departments, eq(departments.name, name))).get();
   if (same) throw new ScimError(409, 'a department of this tenant already has this displayName', 'uniqueness');
   const now = deps.clock.now();
-  const [inserted] = (await (async () => {
-    try {
-      return (await scope.db.batch([
-        scope.insert(departments, { name, scimExternalId: externalId, createdAt: now, updatedAt: now }).returning({ id: departments.id }),
-        auditInsert(scope.db, { tenantId: scope.id, actorUserId: null, actorName: actor.tokenName, action: 'department.created', targetType: 'department', ipAddress: actor.ip, userAgent: actor.userAgent, details: { name, via: 'scim', scimTokenId: actor.tokenId } }, now),
-      ] as never)) as [{ id: number }[]];
-    } catch (e) {
-      if (isUniqueViolation(e, 'departments')) throw new ScimError(409, 'a department of this tenant already has this displayName', 'uniqueness');
-      throw e;
-    }
-  })()) as [{ id: number }[]];
-  const id = inserted[0]!.id;
-  if (ids.length) {
-    const change: MemberChange = { kind: 'add', ids };
-    await run(scope, [...memberStatements(scope, id, change, now), audit(scope, actor, 'department.members_changed', id, changeSummary([change]), now)]);
+  // One batch: the department, its audit entry (with the id it got) and its first members, so a
+  // refusal leaves nothing behind. The new row is found by its name, unique in the tenant.
+  const dept = sql`(SELECT id FROM departments WHERE tenant_id = ${scope.id} AND name = ${name})`;
+  const change: MemberChange = { kind: 'add', ids };
+  let id: number;
+  try {
+    const [inserted] = (await scope.db.batch([
+      scope.insert(departments, { name, scimExternalId: externalId, createdAt: now, updatedAt: now }).returning({ id: departments.id }),
+      rawStatement(
+        scope.db,
+        sql`INSERT INTO activity_logs (tenant_id, actor_user_id, actor_email, actor_name, action, target_type, target_id, ip_address, user_agent, details, created_at)
+          SELECT ${scope.id}, NULL, NULL, ${actor.tokenName}, 'department.created', 'department', CAST(d.id AS TEXT), ${actor.ip}, ${actor.userAgent?.slice(0, 512) ?? null},
+            json_object('name', d.name, 'via', 'scim', 'scimTokenId', ${actor.tokenId}), ${now}
+          FROM departments d WHERE d.tenant_id = ${scope.id} AND d.name = ${name}`,
+      ),
+      ...(ids.length ? [...memberStatements(scope, dept, change, now), audit(scope, actor, 'department.members_changed', dept, changeSummary([change]), now)] : []),
+    ] as never)) as [{ id: number }[]];
+    id = inserted[0]!.id;
+  } catch (e) {
+    if (isUniqueViolation(e, 'departments')) throw new ScimError(409, 'a department of this tenant already has this displayName', 'uniqueness');
+    throw e;
   }
   return readGroup(scope, id, base);
 }

@@ -217,6 +217,31 @@ describe('filters and paging', () => {
     expect((await s.get(`/Users?startIndex=${total + 1}`)).body.Resources).toEqual([]);
   });
 
+  it('a filtered GET by userName is one round trip: the token check, its limits and the read in one batch', async () => {
+    // Warm the host cache (signed-out reads may use it), then count.
+    await s.get(filter('userName eq "p1@acme.test"'));
+    const db = h.deps.db;
+    const original = db.batch.bind(db);
+    let batches = 0;
+    db.batch = ((statements: unknown[]) => {
+      batches++;
+      return original(statements as never);
+    }) as typeof db.batch;
+    h.queries.length = 0;
+    try {
+      const res = await s.get(filter('userName eq "p2@acme.test"'));
+      expect(res.body.totalResults).toBe(1);
+    } finally {
+      db.batch = original;
+    }
+    expect(batches).toBe(1);
+    // Nothing was sent outside that batch (the query log sees every statement but a batch's).
+    expect(h.queries).toEqual([]);
+    // (The log does see reads outside a batch: a create makes some.)
+    await s.post('/Users', entraUser('logged@acme.test'));
+    expect(h.queries.length).toBeGreaterThan(0);
+  });
+
   it("another tenant's people are never listed or found", async () => {
     const everyone = (await s.get('/Users?count=100')).body.Resources.map((r: { userName: string }) => r.userName);
     expect(everyone).not.toContain('admin@initech.test');

@@ -32,6 +32,8 @@ declare module 'vitest' {
     retiredOperatorToken: string;
     /** `token list --d1 --json` after the rotation (its output as printed). Workers layer only. */
     operatorTokenList: string;
+    /** Acme's SCIM token, made by `npm run portal -- scim-token acme --d1` (decision 0040). */
+    scimToken: string;
   }
 }
 
@@ -177,6 +179,7 @@ export default async function setup(project: TestProject) {
   let operatorToken = '';
   let retiredOperatorToken = '';
   let operatorTokenList = '';
+  let scimToken = '';
   // Should vitest die without running teardown, still leave no workerd behind.
   const onExit = () => dev && stopGroup(dev.child, 'SIGKILL');
   process.once('exit', onExit);
@@ -195,6 +198,10 @@ export default async function setup(project: TestProject) {
     operatorToken = /"token": "(pop_[A-Za-z0-9_-]{43})"/.exec(rotated)?.[1] ?? '';
     if (!operatorToken) throw new Error(`workers setup: the operator token was not rotated. Output:\n${rotated}`);
     operatorTokenList = await run('operator token list', [tsxBin, join(root, 'scripts/portal-cli.ts'), 'token', 'list', '--d1', '--persist-to', persistDir, '--json']);
+    // Acme's SCIM token, through the CLI's D1 path as well (tests/workers/scim.test.ts).
+    const scim = await run('scim token', [tsxBin, join(root, 'scripts/portal-cli.ts'), 'scim-token', 'acme', '--name', 'Entra workers', '--d1', '--persist-to', persistDir, '--json']);
+    scimToken = /"token": "(scim_[A-Za-z0-9_-]{43})"/.exec(scim)?.[1] ?? '';
+    if (!scimToken) throw new Error(`workers setup: no SCIM token. Output:\n${scim}`);
     // The SAML tests' own tenant with an SSO member (tests/workers/saml.test.ts).
     await run('sso tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/sso-tenant.sql')]);
     await run('revocation tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/revocation-tenant.sql')]);
@@ -224,6 +231,7 @@ export default async function setup(project: TestProject) {
   project.provide('operatorToken', operatorToken);
   project.provide('retiredOperatorToken', retiredOperatorToken);
   project.provide('operatorTokenList', operatorTokenList);
+  project.provide('scimToken', scimToken);
 
   return async () => {
     await stopDev(dev!);

@@ -14,7 +14,7 @@
 //  7. a read request's own statements follow, guarded by the same token check, so a filtered GET
 //     is answered in this one round trip as well.
 import { and, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { distinctColumns, type Db } from '../../db/client';
 import { scimTokens, tenantHosts, tenants, throttles, type Tenant } from '../../db/schema';
 import { hitsStatement, reserveWhenStatement, waitFor, type Limit } from '../security/limiter';
 import { addressKey } from '../security/network';
@@ -112,7 +112,8 @@ export async function authenticateScim<R>(db: Db, cred: ScimCredential, read?: {
       .returning({ hits: throttles.hits, resetAt: throttles.resetAt }),
     hitsStatement(db, [perToken, perAddress], now),
     db
-      .select({ id: scimTokens.id, name: scimTokens.name, tokenHash: scimTokens.tokenHash, tenant: tenants })
+      // Joined columns aliased: D1 answers a batch's rows by column name (distinctColumns).
+      .select({ id: scimTokens.id, name: scimTokens.name, tokenHash: scimTokens.tokenHash, tenant: distinctColumns(tenants, 't') })
       .from(scimTokens)
       .innerJoin(tenants, eq(tenants.id, scimTokens.tenantId))
       .innerJoin(tenantHosts, eq(tenants.id, tenantHosts.tenantId))

@@ -8,7 +8,9 @@ import { scimSettings, type Tenant } from '../../db/schema';
 import { SCIM_APPS, type ScimApp, type ScimOverview } from '../../shared/scim/schemas';
 import { auditInsert } from '../audit/log';
 import { AppError } from '../errors';
-import { allowedApps, contractedApps } from '../people/members';
+import { readOne } from '../../db/client';
+import { allowedAppsRead } from '../people/lists';
+import { contractedApps } from '../people/members';
 import { isSsoSubscribed } from '../sso/settings';
 import type { TenantScope } from '../tenants/scope';
 import { listScimTokens } from './tokens';
@@ -63,7 +65,7 @@ export function scimBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'BASE_PATH'>, te
 export async function scimOverview(deps: Deps, scope: TenantScope): Promise<ScimOverview> {
   const subscribed = isSsoSubscribed(scope.tenant);
   const now = deps.clock.now();
-  const [tokens, apps, seats] = await Promise.all([subscribed ? listScimTokens(scope, now) : [], provisionedApps(scope), allowedApps(scope)]);
+  const [tokens, apps, seats] = await Promise.all([subscribed ? listScimTokens(scope, now) : [], provisionedApps(scope), readOne(scope.db, allowedAppsRead(scope))]);
   return {
     subscribed,
     baseUrl: scimBaseUrl(deps.config, scope.tenant),

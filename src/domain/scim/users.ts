@@ -11,7 +11,7 @@
 // changes only what differs, and a PUT that omits an attribute leaves it as it is.
 import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { patchBodyValidation, ScimError as PatchError, type ScimPatchOperation } from 'scim-patch';
-import { rawStatement } from '../../db/client';
+import { distinctColumns, rawStatement } from '../../db/client';
 import { applyPatch } from './patch';
 import { backgroundJobs, departments, scimUsers, sessions, tenantUsers, users, type TenantUser, type User } from '../../db/schema';
 import type { Deps } from '../../deps';
@@ -64,7 +64,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function recordsFrom(scope: TenantScope) {
   return scope.db
-    .select({ member: tenantUsers, user: users, externalId: scimUsers.externalId, profile: scimUsers.profile, departmentName: departments.name })
+    // Joined columns aliased: these reads go in batches, and D1 answers a batch's rows by column name.
+    .select({
+      member: distinctColumns(tenantUsers, 'm'),
+      user: distinctColumns(users, 'u'),
+      externalId: scimUsers.externalId,
+      profile: scimUsers.profile,
+      departmentName: sql<string | null>`${departments.name}`.as('department_name'),
+    })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .leftJoin(scimUsers, eq(scimUsers.tenantUserId, tenantUsers.id))

@@ -26,7 +26,7 @@ import { freePort } from '../support/free-port';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const STARTUP_TIMEOUT_MS = 60_000;
 
-async function prepareDatabase(file: string): Promise<string> {
+async function prepareDatabase(file: string): Promise<{ operatorToken: string; scimToken: string }> {
   const url = `file:${file}`;
   const { db, client } = openLibsql(url);
   try {
@@ -45,7 +45,15 @@ async function prepareDatabase(file: string): Promise<string> {
   );
   const token = /"token": "(pop_[A-Za-z0-9_-]{43})"/.exec(made)?.[1];
   if (!token) throw new Error(`deno setup: no operator token in:\n${made}`);
-  return token;
+  // Acme's SCIM token, through the same CLI (tests/workers/scim.test.ts; decision 0040).
+  const scim = await new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/portal-cli.ts'), 'scim-token', 'acme', '--name', 'Entra deno', '--libsql', url, '--json'], { cwd: root, timeout: 40_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`deno setup: SCIM token failed: ${stdout}${stderr}`)) : resolve(stdout),
+    ),
+  );
+  const scimToken = /"token": "(scim_[A-Za-z0-9_-]{43})"/.exec(scim)?.[1];
+  if (!scimToken) throw new Error(`deno setup: no SCIM token in:\n${scim}`);
+  return { operatorToken: token, scimToken };
 }
 
 function startDeno(dir: string, port: number, smtpPort: number): Promise<{ child: ChildProcess; output: () => string }> {
@@ -104,8 +112,9 @@ export default async function setup(project: TestProject) {
   const onExit = () => deno?.child.kill('SIGKILL');
   process.once('exit', onExit);
   let operatorToken: string;
+  let scimToken: string;
   try {
-    operatorToken = await prepareDatabase(join(dir, 'portal.db'));
+    ({ operatorToken, scimToken } = await prepareDatabase(join(dir, 'portal.db')));
     const port = await freePort();
     deno = await startDeno(dir, port, smtp.port);
     const health = await rawRequest(port, { method: 'GET', path: '/healthz', host: `localhost:${port}` });
@@ -122,6 +131,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide('mailDir', mailDir);
   project.provide('operatorToken', operatorToken);
+  project.provide('scimToken', scimToken);
 
   return async () => {
     const child = deno!.child;

@@ -60,6 +60,7 @@ describe('D1 round trips of every screen', () => {
       '/api/admin/contract-details',
       '/api/admin/saml',
       '/api/admin/users/import',
+      '/api/admin/scim',
     ]) {
       seen[path] = await trips(admin, `${base}${path}`, [200, 403]);
     }

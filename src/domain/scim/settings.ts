@@ -8,12 +8,12 @@ import { scimSettings, type Tenant } from '../../db/schema';
 import { SCIM_APPS, type ScimApp, type ScimOverview } from '../../shared/scim/schemas';
 import { auditInsert } from '../audit/log';
 import { AppError } from '../errors';
-import { readOne } from '../../db/client';
+import { combine, read, readOne } from '../../db/client';
 import { allowedAppsRead } from '../people/lists';
 import { contractedApps } from '../people/members';
 import { isSsoSubscribed } from '../sso/settings';
 import type { TenantScope } from '../tenants/scope';
-import { listScimTokens } from './tokens';
+import { scimTokensQuery, tokenSummaries } from './tokens';
 
 const isScimApp = (a: string): a is ScimApp => (SCIM_APPS as readonly string[]).includes(a);
 
@@ -61,17 +61,39 @@ export function scimBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'BASE_PATH'>, te
   return `${u.protocol}//${tenant.initialSubdomain}.${u.host}${config.BASE_PATH}/scim/v2`;
 }
 
-/** GET admin/scim: what the screen shows. */
-export async function scimOverview(deps: Deps, scope: TenantScope): Promise<ScimOverview> {
+/**
+ * GET admin/scim and the screen: what the screen shows, in one batch (the tokens, the setting,
+ * the contracted apps and their free seats), so the screen takes two round trips in all.
+ */
+export function scimOverviewRead(deps: Deps, scope: TenantScope) {
   const subscribed = isSsoSubscribed(scope.tenant);
   const now = deps.clock.now();
-  const [tokens, apps, seats] = await Promise.all([subscribed ? listScimTokens(scope, now) : [], provisionedApps(scope), readOne(scope.db, allowedAppsRead(scope))]);
-  return {
-    subscribed,
-    baseUrl: scimBaseUrl(deps.config, scope.tenant),
-    tokens,
-    apps,
-    contractedApps: seats.filter((a): a is typeof a & { key: ScimApp } => isScimApp(a.key)).map((a) => ({ key: a.key, seats: a.seats, availableSeats: a.availableSeats })),
-    ssoEnabled: scope.tenant.isSsoEnabled,
-  };
+  return combine(
+    {
+      seats: allowedAppsRead(scope),
+      own: read(
+        {
+          tokens: subscribed ? scimTokensQuery(scope) : undefined,
+          setting: scope.db.select({ apps: scimSettings.apps }).from(scimSettings).where(scope.own(scimSettings)),
+        },
+        (rows) => rows,
+      ),
+    },
+    ({ seats, own }): ScimOverview => {
+      const contracted = seats.filter((a): a is typeof a & { key: ScimApp } => isScimApp(a.key));
+      const chosen = (own.setting[0]?.apps ?? []).filter(isScimApp);
+      return {
+        subscribed,
+        baseUrl: scimBaseUrl(deps.config, scope.tenant),
+        tokens: own.tokens ? tokenSummaries(own.tokens, now) : [],
+        apps: chosen.length ? chosen : contracted.slice(0, 1).map((a) => a.key),
+        contractedApps: contracted.map((a) => ({ key: a.key, seats: a.seats, availableSeats: a.availableSeats })),
+        ssoEnabled: scope.tenant.isSsoEnabled,
+      };
+    },
+  );
+}
+
+export function scimOverview(deps: Deps, scope: TenantScope): Promise<ScimOverview> {
+  return readOne(scope.db, scimOverviewRead(deps, scope));
 }

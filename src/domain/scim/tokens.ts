@@ -124,12 +124,9 @@ function stateOf(t: { revokedAt: number | null; expiresAt: number }, now: number
   return t.expiresAt <= now ? 'expired' : 'active';
 }
 
-/**
- * The tenant's tokens, never a secret or digest: working ones first (the one ending soonest on
- * top), then the ended ones, most recently made first.
- */
-export async function listScimTokens(scope: TenantScope, now: number): Promise<ScimTokenSummary[]> {
-  const rows = await scope.db
+/** The statement that reads the tenant's tokens (batchable; `tokenSummaries` shapes its rows). */
+export function scimTokensQuery(scope: TenantScope) {
+  return scope.db
     .select({
       id: scimTokens.id,
       name: scimTokens.name,
@@ -145,6 +142,13 @@ export async function listScimTokens(scope: TenantScope, now: number): Promise<S
     .leftJoin(users, eq(users.id, scimTokens.createdByUserId))
     .where(scope.own(scimTokens))
     .orderBy(asc(scimTokens.expiresAt), desc(scimTokens.id));
+}
+
+/**
+ * The tenant's tokens, never a secret or digest: working ones first (the one ending soonest on
+ * top), then the ended ones, most recently made first.
+ */
+export function tokenSummaries(rows: Awaited<ReturnType<typeof scimTokensQuery>>, now: number): ScimTokenSummary[] {
   const iso = (v: number | null) => (v === null ? null : new Date(v).toISOString());
   const list = rows.map(
     (r): ScimTokenSummary => ({
@@ -162,6 +166,10 @@ export async function listScimTokens(scope: TenantScope, now: number): Promise<S
   const working = list.filter((t) => t.state === 'active');
   const ended = list.filter((t) => t.state !== 'active').sort((a, b) => b.id - a.id);
   return [...working, ...ended];
+}
+
+export async function listScimTokens(scope: TenantScope, now: number): Promise<ScimTokenSummary[]> {
+  return tokenSummaries(await scimTokensQuery(scope), now);
 }
 
 /** Revokes one of the tenant's tokens from its next request on (a second revoke keeps the first time). */

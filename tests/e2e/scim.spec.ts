@@ -4,7 +4,7 @@
 // written out literally (not looked up in locales/*.json), as support/text.ts explains. On a
 // tenant of its own (support/admin-tenants.ts) with the SSO subscription SCIM comes with.
 import type { Page } from '@playwright/test';
-import { BASE, expect, LANGUAGES, origin, test } from './fixtures';
+import { BASE, expect, LANGUAGES, origin, test, waitForHydration } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { ensureSettingsTenant } from './support/admin-tenants';
 
@@ -107,6 +107,7 @@ for (const { lang, locale } of LANGUAGES) {
       expect(ok.status).toBe(200);
       expect(ok.type).toMatch(/^application\/scim\+json/);
       await page.reload();
+      await waitForHydration(page);
       await expect(page.getByTestId('scim-tokens')).toContainText(name);
       expect(await page.content()).not.toContain(secret);
 

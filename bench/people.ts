@@ -13,7 +13,7 @@
 //    (it must stream: the peak must stay far below the size of the file).
 import iconv from 'iconv-lite';
 import { sql } from 'drizzle-orm';
-import { createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -494,7 +494,11 @@ file grows; compare "peak heap" with the size of the file.
 
 ${table(exportRows)}
 `;
-writeFileSync(join(root, 'bench', 'RESULTS-people.md'), report);
+// The SCIM section is bench/scim.ts's (npm run bench:scim): kept as it is.
+const resultsFile = join(root, 'bench', 'RESULTS-people.md');
+const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+const scimSection = previous.indexOf('## SCIM provisioning');
+writeFileSync(resultsFile, scimSection === -1 ? report : `${report.trimEnd()}\n\n${previous.slice(scimSection)}`);
 console.log(report);
 await new Promise((r) => setTimeout(r, 2000)); // let the last kicked mail drain finish
 client.close();

@@ -103,6 +103,12 @@ describe('Entra ID', () => {
     expect((await member('rem@acme.test'))?.m.departmentId).toBeNull();
     const removeExt = await s.patch(`/Users/${id}`, patchOp({ op: 'remove', path: 'externalId' }));
     expect(removeExt.body.externalId).toBeUndefined();
+    // A path-less add sets what it names.
+    const added = await s.patch(`/Users/${id}`, patchOp({ op: 'Add', value: { externalId: 'added-ext', [`${ENTERPRISE_URN}:employeeNumber`]: '0042' } }));
+    expect(added.status, added.text).toBe(200);
+    expect(added.body.externalId).toBe('added-ext');
+    expect(added.body[ENTERPRISE_URN]?.employeeNumber).toBe('0042');
+    expect((await s.get(`/Users?filter=${encodeURIComponent('externalId eq "added-ext"')}`)).body.totalResults).toBe(1);
     const bad = await s.patch(`/Users/${id}`, patchOp({ op: 'frobnicate', path: 'active', value: false }));
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ schemas: [ERROR_URN], status: '400' });

@@ -35,6 +35,19 @@ describe('Provisioning (SCIM) screen', () => {
     expect((await admin.get('/accounts/admin/sso-setting')).text).toContain('href="/accounts/admin/scim"');
   });
 
+  it('the audit log screen names SCIM actions and the token as the actor', async () => {
+    const { token } = await makeToken(h, { name: 'Okta prod' });
+    expect((await scimClient(h, token).post('/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'logged@acme.test' })).status).toBe(201);
+    const admin = await signedIn('admin@acme.test');
+    const page = await admin.get('/accounts/admin/activity-logs');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('SCIM トークンを作成');
+    expect(page.text).toContain('Okta prod');
+    const scimOnly = await admin.get('/accounts/admin/activity-logs?action=scim.*');
+    expect(scimOnly.text).toContain('SCIM トークンを作成');
+    expect(scimOnly.text).not.toContain('logged@acme.test');
+  });
+
   it('without the SSO subscription: the explanation and how to get it, no island', async () => {
     const admin = await signedIn('multi@example.test', GLOBEX);
     const page = await admin.get('/accounts/admin/scim');

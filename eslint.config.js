@@ -39,7 +39,7 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['src/domain/people/**', 'src/domain/tenant-settings/**', 'src/domain/billing/**', 'src/domain/audit/**', 'src/domain/sso/**'],
+    files: ['src/domain/people/**', 'src/domain/tenant-settings/**', 'src/domain/billing/**', 'src/domain/audit/**', 'src/domain/sso/**', 'src/domain/scim/**'],
     rules: { 'no-restricted-syntax': ['error', NO_UNKNOWN_CAST, NO_HAND_TENANT] },
   },
   {

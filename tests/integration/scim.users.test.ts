@@ -86,6 +86,17 @@ describe('Entra ID', () => {
     expect(res.body).toMatchObject({ name: { givenName: 'Jiro', familyName: 'Yamada', formatted: 'Yamada Jiro' }, externalId: 'jiro-2', [ENTERPRISE_URN]: { department: 'Engineering' } });
     expect((await member('jiro@acme.test'))?.u.name).toBe('Yamada Jiro');
 
+    // Attributes of Entra's default mapping the portal does not keep are accepted and ignored.
+    const extra = await s.patch(
+      `/Users/${id}`,
+      patchOp(
+        { op: 'Add', path: 'title', value: 'Engineer' },
+        { op: 'Add', path: 'addresses[type eq "work"].formatted', value: '東京都千代田区' },
+        { op: 'Add', path: 'phoneNumbers[type eq "work"].value', value: '03-0000-0000' },
+      ),
+    );
+    expect(extra.status, extra.text).toBe(200);
+    expect(extra.body.title).toBeUndefined();
     const off = await s.patch(`/Users/${id}`, patchOp({ op: 'Replace', path: 'active', value: 'False' }));
     expect(off.status).toBe(200);
     expect(off.body.active).toBe(false);

@@ -364,6 +364,10 @@ describe('the rules of the people area', () => {
   it('every change carries the token name as the actor', async () => {
     const id = (await s.post('/Users', entraUser('audit@acme.test'))).body.id;
     await s.patch(`/Users/${id}`, patchOp({ op: 'Replace', path: 'name.givenName', value: 'Ichiro' }));
+    // A change to what is only echoed (displayName beside the name parts) is audited by name too.
+    await s.patch(`/Users/${id}`, patchOp({ op: 'Replace', path: 'displayName', value: 'Ichiro Y.' }));
+    const echoed = (await h.deps.db.select().from(activityLogs).where(eq(activityLogs.targetId, String(id)))).filter((r) => r.action === 'user.updated').at(-1);
+    expect(echoed?.details).toMatchObject({ attributes: ['displayName'] });
     await s.patch(`/Users/${id}`, patchOp({ op: 'Replace', path: 'active', value: 'False' }));
     const rows = await h.deps.db.select().from(activityLogs).where(eq(activityLogs.targetId, String(id)));
     const actions = rows.map((r) => r.action);

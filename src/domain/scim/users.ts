@@ -599,6 +599,15 @@ export async function replaceScimUser(deps: Deps, scope: TenantScope, userId: nu
     ...(departmentChanged ? { department: department ?? null } : {}),
     ...(externalId !== r.externalId ? { externalId: externalId ?? null } : {}),
   };
+  // What is only kept and echoed (name parts, displayName, emails, employee number) is audited too, by name.
+  const previous = profileOf(r);
+  // (name.formatted is the portal's name as a GET answered it, not something the IdP chose.)
+  const parts = (n: ScimName | undefined) => (n ? { givenName: n.givenName, familyName: n.familyName, middleName: n.middleName } : undefined);
+  const echoed: string[] = [
+    ...(same(parts(profile.name), parts(previous.name)) ? [] : ['name']),
+    ...(['displayName', 'emails', 'employeeNumber'] as const).filter((k) => !same(profile[k], previous[k])),
+  ];
+  if (echoed.length) details.attributes = echoed;
   if (Object.keys(details).length) statements.push(audit(scope, actor, 'user.updated', user.id, details, now));
   if (deactivating) statements.push(audit(scope, actor, 'user.deactivated', user.id, {}, now));
   if (reactivating) statements.push(audit(scope, actor, 'user.reactivated', user.id, {}, now));

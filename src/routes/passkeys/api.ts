@@ -10,6 +10,7 @@ import { listPasskeys, passkeyView, removePasskey, renamePasskey, type Actor } f
 import { addPasskey, creationOptions } from '../../domain/passkeys/registration';
 import { completeEnrolment, enrolmentOptions, secondStepOptions, verifySecondStep, type PendingStep } from '../../domain/passkeys/sign-in-steps';
 import { completeSignIn } from '../../domain/sign-in/complete-sign-in';
+import { AppError } from '../../domain/errors';
 import { assertRecentPassword, verifyPasswordForSetup } from '../../domain/twofa/setup';
 import {
   passkeyAssertionSchema,
@@ -141,7 +142,11 @@ passkeysApi.patch('/passkeys/:id', ...account, async (c) => {
 passkeysApi.delete('/passkeys/:id', ...account, async (c) => {
   const { deps, user, session } = c.var;
   const { password } = await readJson(c, passkeyRemoveSchema);
-  if (user.passwordHash) await verifyPasswordForSetup(deps, user, session, password ?? '');
+  if (user.passwordHash) {
+    // No password typed is a wrong one (the hasher is never asked about an empty string).
+    if (!password) throw new AppError('wrong_password');
+    await verifyPasswordForSetup(deps, user, session, password);
+  }
   else assertRecentPassword(session, deps.clock.now());
   await removePasskey(deps, actor(c), c.req.param('id'));
   return c.json({ message: 'success' });

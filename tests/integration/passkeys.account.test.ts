@@ -46,11 +46,11 @@ describe('adding a passkey', () => {
     expect(audit[0]).toMatchObject({ tenantId: 1, actorUserId: 2, targetId: r.body.passkey.id });
   });
 
-  it('creation options: RP ID is PORTAL_DOMAIN, attestation none, resident key and UV required, existing ones excluded', async () => {
+  it('creation options: RP ID is the host in development (PORTAL_DOMAIN with portal.test: see the sign-in tests), attestation none, resident key and UV required, existing ones excluded', async () => {
     const b = await signedIn();
     const { credential } = await addPasskey(b);
     const o = (await b.post('/accounts/api/passkeys/options')).body;
-    expect(o.rp.id).toBe('localhost');
+    expect(o.rp.id).toBe('acme.localhost');
     expect(o.attestation).toBe('none');
     expect(o.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
     expect(o.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([credential.id]);

@@ -25,9 +25,13 @@ async function enrolled(email: string, host = ACME, o: Parameters<typeof addPass
 }
 
 describe('one passkey, every host', () => {
-  it('made on acme, it signs in on acme, on globex and on the main domain', async () => {
-    const credential = await enrolled('multi@example.test');
-    for (const host of [ACME, GLOBEX, MAIN]) {
+  it('with PORTAL_DOMAIN portal.test, one made on acme signs in on acme, on globex and on the main domain', async () => {
+    h.close();
+    h = await createHarness({ PORTAL_DOMAIN: 'portal.test' });
+    const [acme, globex, main] = ['acme.portal.test:8787', 'globex.portal.test:8787', 'portal.test:8787'];
+    const credential = await enrolled('multi@example.test', acme);
+    expect(credential.rpId).toBe('portal.test');
+    for (const host of [acme, globex, main]) {
       const b = h.client(host, { otherBrowser: true });
       const r = await passkeySignIn(b, credential);
       expect(r.status, host).toBe(200);
@@ -47,17 +51,29 @@ describe('one passkey, every host', () => {
     expect(row!.lastUsedAt).toBe(h.clock.now());
   });
 
+  it('with a single-label PORTAL_DOMAIN (localhost in development) each host is its own relying party', async () => {
+    // Browsers refuse RP ID "localhost" on acme.localhost (it has no registrable domain).
+    const credential = await enrolled('multi@example.test');
+    expect(credential.rpId).toBe('acme.localhost');
+    expect((await passkeySignIn(h.client(ACME, { otherBrowser: true }), credential)).status).toBe(200);
+    // On globex the authenticator would not offer it; an answer scoped to acme is refused there.
+    expect((await passkeySignIn(h.client(GLOBEX, { otherBrowser: true }), credential)).body).toEqual({ message: 'passkey-invalid' });
+    expect((await h.client(MAIN).post('/accounts/api/passkeys/sign-in/options')).body.rpId).toBe('localhost');
+  });
+
   it('request options name the portal\'s domain and require user verification, with no credentials listed', async () => {
     const o = (await h.client(GLOBEX).post('/accounts/api/passkeys/sign-in/options')).body;
-    expect(o).toMatchObject({ rpId: 'localhost', userVerification: 'required', timeout: 300_000 });
+    expect(o).toMatchObject({ rpId: 'globex.localhost', userVerification: 'required', timeout: 300_000 });
     expect(o.allowCredentials ?? []).toEqual([]);
     expect(o.challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   it('a tenant the person is not a member of refuses them like a password sign-in would', async () => {
-    const credential = await enrolled('user@acme.test');
-    const r = await passkeySignIn(h.client(GLOBEX), credential);
-    const withPassword = await h.client(GLOBEX, { otherBrowser: true }).login('user@acme.test');
+    h.close();
+    h = await createHarness({ PORTAL_DOMAIN: 'portal.test' });
+    const credential = await enrolled('user@acme.test', 'acme.portal.test:8787');
+    const r = await passkeySignIn(h.client('globex.portal.test:8787'), credential);
+    const withPassword = await h.client('globex.portal.test:8787', { otherBrowser: true }).login('user@acme.test');
     expect([r.status, r.body]).toEqual([withPassword.status, withPassword.body]);
     expect(r.body.message).toBe('not-a-member');
     expect(await h.deps.db.select().from(sessions).where(eq(sessions.tenantId, 2))).toHaveLength(0);
@@ -79,7 +95,7 @@ describe('what the answer must be', () => {
       { origin: 'http://acme.localhost:9999' },
       { origin: 'https://acme.localhost:8787' },
       { origin: 'http://acme.evil.example:8787' },
-      { origin: ACME_ORIGIN, rpId: 'acme.localhost' },
+      { origin: ACME_ORIGIN, rpId: 'localhost' },
       { origin: ACME_ORIGIN, rpId: 'example.com' },
       { origin: ACME_ORIGIN, uv: false },
       { origin: ACME_ORIGIN, challenge: 'B'.repeat(43) },
@@ -120,11 +136,13 @@ describe('what the answer must be', () => {
   });
 
   it('a challenge issued on one tenant\'s host is refused on another\'s (tenant isolation)', async () => {
-    const credential = await enrolled('multi@example.test');
-    const acme = h.client(ACME);
+    h.close();
+    h = await createHarness({ PORTAL_DOMAIN: 'portal.test' });
+    const credential = await enrolled('multi@example.test', 'acme.portal.test:8787');
+    const acme = h.client('acme.portal.test:8787');
     const o = (await acme.post('/accounts/api/passkeys/sign-in/options')).body;
     // The same browser's globex host, answering with acme's challenge and globex's origin.
-    const globex = h.client(GLOBEX);
+    const globex = h.client('globex.portal.test:8787');
     globex.cookies = new Map(acme.cookies);
     const r = await globex.post('/accounts/api/passkeys/sign-in/verify', { response: assert(credential, o, { origin: globex.origin }) });
     expect(r.body).toEqual({ message: 'passkey-invalid' });

@@ -8,7 +8,7 @@ import { Encoder } from 'cbor-x';
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 
 // Definite-length maps and plain byte strings (no typed-array tags, no record extension).
-const cbor = new Encoder({ tagUint8Array: false, useRecords: false, variableMapSize: true, mapsAsObjects: false, useTag259ForMaps: false });
+const cbor = new Encoder({ tagUint8Array: false, useRecords: false, variableMapSize: true, mapsAsObjects: false });
 
 const b64url = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest();

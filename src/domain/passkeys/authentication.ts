@@ -33,7 +33,7 @@ import { challengeBytes, rpId } from './relying-party';
 export async function requestOptions(deps: Deps, binding: ChallengeBinding, allow: PasskeyRow[] = []): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const challenge = await issueChallenge(deps, binding);
   return generateAuthenticationOptions({
-    rpID: rpId(deps.config),
+    rpID: rpId(deps.config, binding.origin),
     challenge: challengeBytes(challenge),
     timeout: CHALLENGE_TTL_MS,
     userVerification: 'required',
@@ -88,7 +88,7 @@ export async function checkAssertion(deps: Deps, response: AuthenticationRespons
       response,
       expectedChallenge: claimed.challenge,
       expectedOrigin: ctx.origin,
-      expectedRPID: rpId(config),
+      expectedRPID: rpId(config, ctx.origin),
       requireUserVerification: true,
       credential: { id: passkey.credentialId, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },
     });

@@ -18,6 +18,8 @@ export interface ChallengeBinding {
   purpose: CeremonyPurpose;
   /** The browser's device cookie (routes/http/cookies.ts `browserCookies(c).device`). */
   browser: string;
+  /** The request's own origin (it names the RP ID; not stored: the answer's origin is checked). */
+  origin: string;
   /** The host's tenant (null: the main domain). */
   tenantId: number | null;
   userId?: number | null;

@@ -28,7 +28,7 @@ export async function creationOptions(deps: Deps, user: User, binding: Omit<Chal
   const challenge = await issueChallenge(deps, { ...binding, userId: user.id });
   return generateRegistrationOptions({
     rpName: productName(user),
-    rpID: rpId(deps.config),
+    rpID: rpId(deps.config, binding.origin),
     userName: user.email,
     userDisplayName: user.name,
     userID: userHandle(deps.config.DATA_ENCRYPTION_KEY, user.id),
@@ -82,7 +82,7 @@ export async function addPasskey(deps: Deps, ctx: NewPasskeyContext, response: R
       response,
       expectedChallenge: claimed.challenge,
       expectedOrigin: ctx.origin,
-      expectedRPID: rpId(config),
+      expectedRPID: rpId(config, ctx.origin),
       requireUserVerification: true,
       supportedAlgorithmIDs: ALGORITHMS,
     });

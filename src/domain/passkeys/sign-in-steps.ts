@@ -23,6 +23,8 @@ export interface PendingStep {
   token: string | undefined;
   hostTenantId: number | null;
   browser: string;
+  /** The request's own origin. */
+  origin: string;
 }
 
 async function pending(deps: Deps, s: PendingStep, kind: ChallengeKind) {
@@ -37,7 +39,7 @@ async function pending(deps: Deps, s: PendingStep, kind: ChallengeKind) {
 export async function secondStepOptions(deps: Deps, s: PendingStep): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const { c, user } = await pending(deps, s, 'otp');
   const allow = await ownPasskeys(deps, user.id);
-  return requestOptions(deps, { purpose: 'second-factor', browser: s.browser, tenantId: s.hostTenantId, userId: user.id, loginChallengeId: c.id }, allow);
+  return requestOptions(deps, { purpose: 'second-factor', browser: s.browser, origin: s.origin, tenantId: s.hostTenantId, userId: user.id, loginChallengeId: c.id }, allow);
 }
 
 /** POST passkeys/second-factor/verify: the passkey answers for the one-time code. */
@@ -63,7 +65,7 @@ export async function verifySecondStep(deps: Deps, s: PendingStep, response: Aut
 /** POST passkeys/enrolment/options: the creation options for the person of the pending enrolment. */
 export async function enrolmentOptions(deps: Deps, s: PendingStep): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { c, user } = await pending(deps, s, 'enrol_passkey');
-  return creationOptions(deps, user, { purpose: 'enrol', browser: s.browser, tenantId: s.hostTenantId, loginChallengeId: c.id });
+  return creationOptions(deps, user, { purpose: 'enrol', browser: s.browser, origin: s.origin, tenantId: s.hostTenantId, loginChallengeId: c.id });
 }
 
 /** POST passkeys/enrolment/verify: stores the new passkey and ends the pending login. */

@@ -42,7 +42,7 @@ const asRegistration = (r: unknown) => r as RegistrationResponseJSON;
 const optionsLimit = limitPerAddress('passkey-options', 30, 60_000);
 
 passkeysApi.post('/passkeys/sign-in/options', optionsLimit, async (c) =>
-  c.json(await requestOptions(c.get('deps'), { purpose: 'sign-in', browser: browserToken(c), tenantId: c.get('hostTenant')?.id ?? null })),
+  c.json(await requestOptions(c.get('deps'), { purpose: 'sign-in', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.get('hostTenant')?.id ?? null })),
 );
 
 passkeysApi.post('/passkeys/sign-in/verify', async (c) => {
@@ -60,7 +60,7 @@ passkeysApi.post('/passkeys/sign-in/verify', async (c) => {
 
 // ---- Steps of a pending login (its challenge cookie) --------------------------------------------
 
-const pendingStep = (c: Ctx): PendingStep => ({ token: challengeToken(c), hostTenantId: c.get('hostTenant')?.id ?? null, browser: browserToken(c) });
+const pendingStep = (c: Ctx): PendingStep => ({ token: challengeToken(c), hostTenantId: c.get('hostTenant')?.id ?? null, browser: browserToken(c), origin: requestOrigin(c) });
 
 /** The end of a passkey step at login: completeSignIn decides again with what was proven. */
 async function completeStep(c: Ctx, done: Awaited<ReturnType<typeof verifySecondStep>>, passed: { passkey?: boolean; passkeyEnrolled?: boolean }) {
@@ -117,7 +117,7 @@ passkeysApi.get('/passkeys', ...account, async (c) => c.json({ passkeys: (await 
 passkeysApi.post('/passkeys/options', ...account, async (c) => {
   const { deps, user, session } = c.var;
   assertRecentPassword(session, deps.clock.now());
-  return c.json(await creationOptions(deps, user, { purpose: 'register', browser: browserToken(c), tenantId: c.var.hostTenant?.id ?? null, sessionId: session.id }));
+  return c.json(await creationOptions(deps, user, { purpose: 'register', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.var.hostTenant?.id ?? null, sessionId: session.id }));
 });
 
 passkeysApi.post('/passkeys', ...account, async (c) => {
@@ -156,7 +156,7 @@ passkeysApi.delete('/passkeys/:id', ...account, async (c) => {
 passkeysApi.post('/passkeys/verify-session/options', ...account, async (c) => {
   const { deps, user, session } = c.var;
   const allow = await ownPasskeys(deps, user.id);
-  return c.json(await requestOptions(deps, { purpose: 'reauth', browser: browserToken(c), tenantId: c.var.hostTenant?.id ?? null, userId: user.id, sessionId: session.id }, allow));
+  return c.json(await requestOptions(deps, { purpose: 'reauth', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.var.hostTenant?.id ?? null, userId: user.id, sessionId: session.id }, allow));
 });
 
 passkeysApi.post('/passkeys/verify-session', ...account, async (c) => {

@@ -1,9 +1,12 @@
 // Passkeys in the browser (issue 24, decision 0039), with Chromium's virtual authenticator (the
 // DevTools protocol's WebAuthn domain: a platform authenticator with resident keys and user
 // verification that answers the page's navigator.credentials calls by itself): add a passkey in
-// my-account on acme, sign in with it on globex through the button and on the main domain through
-// the email field's autofill, remove it; a tenant whose policy requires passkeys leads a member to
-// add one at sign-in. axe on every new screen, in both languages.
+// my-account on acme, sign in with it there through the button, remove it; add one on the main
+// domain and sign in there through the email field's autofill, then on to Globex through the
+// organization chooser; a tenant whose policy requires passkeys leads a member to add one at
+// sign-in. axe on every new screen, in both languages. The e2e server's PORTAL_DOMAIN is
+// `localhost`, which a browser refuses as the RP ID of acme.localhost: each host is its own relying
+// party there (the integration tests cover one RP ID for every host with PORTAL_DOMAIN portal.test).
 import type { CDPSession, Page } from '@playwright/test';
 import { BASE, DEMO_PASSWORD, expect, gotoHydrated, LANGUAGES, origin, test, waitForHydration } from './fixtures';
 import { signInOnTenantHost } from './support/flows';
@@ -11,7 +14,6 @@ import { ensurePasskeyTenant, ensurePasskeyUsers } from './support/passkeys';
 import { TEXT } from './support/text';
 
 const ACME = origin('acme');
-const GLOBEX = origin('globex');
 const MAIN = origin(null);
 
 /** What a user reads on the passkey screens, written out (not looked up in locales/*.json). */
@@ -38,7 +40,6 @@ const PASSKEYS = {
     enrolTitle: /^パスキーの追加 \| /,
     enrolHeading: 'パスキーの追加',
     enrolButton: 'パスキーを追加',
-    enrolled: /^パスキー .+ を追加しました$/,
   },
   en: {
     entry: 'Passkeys',
@@ -62,7 +63,6 @@ const PASSKEYS = {
     enrolTitle: /^Add a passkey \| /,
     enrolHeading: 'Add a passkey',
     enrolButton: 'Add a passkey',
-    enrolled: /^Passkey .+ added$/,
   },
 } as const;
 
@@ -76,6 +76,28 @@ async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; auth
   return { cdp, authenticatorId };
 }
 
+/** From /passkeys: Add, the password again, the browser's ceremony, then the prefilled name changed. */
+async function addPasskey(page: Page, x: (typeof PASSKEYS)['ja' | 'en'], checkA11y?: (page: Page, label?: string) => Promise<void>) {
+  await page.getByRole('button', { name: x.add, exact: true }).click();
+  const verify = page.getByRole('dialog', { name: x.verifyTitle });
+  await expect(verify).toBeVisible();
+  await expect(verify.getByLabel(x.password, { exact: true })).toBeFocused();
+  await checkA11y?.(page, 'passkeys, confirm it is you');
+  await verify.getByLabel(x.password, { exact: true }).fill(DEMO_PASSWORD);
+  await verify.getByRole('button', { name: x.confirm, exact: true }).click();
+  const naming = page.getByRole('dialog', { name: x.nameTitle });
+  await expect(naming).toBeVisible();
+  const name = naming.getByLabel(x.name, { exact: true });
+  await expect(name).toBeFocused();
+  expect((await name.inputValue()).length).toBeGreaterThan(0);
+  await checkA11y?.(page, 'passkeys, name the new one');
+  await name.fill('My laptop');
+  await naming.getByRole('button', { name: x.save, exact: true }).click();
+  await expect(naming).toBeHidden();
+  await expect(page.getByTestId('passkeys-message')).toHaveText(x.added);
+  await expect(page.getByTestId('passkey-item').getByTestId('passkey-name')).toHaveText('My laptop');
+}
+
 async function credentialCount(v: { cdp: CDPSession; authenticatorId: string }): Promise<number> {
   return (await v.cdp.send('WebAuthn.getCredentials', { authenticatorId: v.authenticatorId })).credentials.length;
 }
@@ -85,18 +107,20 @@ for (const { lang, locale } of LANGUAGES) {
     test.use({ locale });
     // A copy of multi@example.test: a normal member of Acme and Globex's admin.
     const email = `passkey+${lang}@example.test`;
+    const mainEmail = `passkey-main+${lang}@example.test`;
     const enrolEmail = `passkey-enrol+${lang}@acme.test`;
     const label = `passkeys-${lang}`;
 
     test.beforeAll(async () => {
       await ensurePasskeyUsers([
         { from: 'multi@example.test', email, language: lang },
+        { from: 'multi@example.test', email: mainEmail, language: lang },
         { from: 'user@acme.test', email: enrolEmail, language: lang },
       ]);
       await ensurePasskeyTenant(label, lang === 'ja' ? 'パスキー必須株式会社' : 'Passkeys Required Inc.', [enrolEmail]);
     });
 
-    test('adds a passkey on acme, signs in with it on globex and on the main domain, removes it', async ({ page, checkA11y }) => {
+    test('adds a passkey in my account on acme, signs in with it through the button, removes it', async ({ page, context, checkA11y }) => {
       const t = TEXT[lang];
       const x = PASSKEYS[lang];
       const authenticator = await virtualAuthenticator(page);
@@ -114,44 +138,26 @@ for (const { lang, locale } of LANGUAGES) {
       await checkA11y(page, 'passkeys, none yet');
 
       // Add: the password again, the browser's own ceremony, then a name, prefilled.
-      await page.getByRole('button', { name: x.add, exact: true }).click();
-      const verify = page.getByRole('dialog', { name: x.verifyTitle });
-      await expect(verify).toBeVisible();
-      await expect(verify.getByLabel(x.password, { exact: true })).toBeFocused();
-      await checkA11y(page, 'passkeys, confirm it is you');
-      await verify.getByLabel(x.password, { exact: true }).fill(DEMO_PASSWORD);
-      await verify.getByRole('button', { name: x.confirm, exact: true }).click();
-      const naming = page.getByRole('dialog', { name: x.nameTitle });
-      await expect(naming).toBeVisible();
-      const name = naming.getByLabel(x.name, { exact: true });
-      await expect(name).toBeFocused();
-      expect((await name.inputValue()).length).toBeGreaterThan(0);
+      await addPasskey(page, x, checkA11y);
       expect(await credentialCount(authenticator)).toBe(1);
-      await checkA11y(page, 'passkeys, name the new one');
-      await name.fill('My laptop');
-      await naming.getByRole('button', { name: x.save, exact: true }).click();
-      await expect(naming).toBeHidden();
-      await expect(page.getByTestId('passkeys-message')).toHaveText(x.added);
       const item = page.getByTestId('passkey-item');
-      await expect(item).toHaveCount(1);
-      await expect(item.getByTestId('passkey-name')).toHaveText('My laptop');
       await expect(item.getByTestId('passkey-storage')).toHaveText(x.synced);
       await checkA11y(page, 'passkeys, one added');
 
-      // Globex, another tenant's host: the button, without typing anything.
-      await gotoHydrated(page, `${GLOBEX}${BASE}/login`);
+      // A browser with no session (the cookies gone, the authenticator kept) whose email field
+      // offers no passkeys (no conditional mediation, as in older browsers): the button signs in.
+      await context.clearCookies();
+      await page.addInitScript(() => {
+        PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+      });
+      await gotoHydrated(page, `${ACME}${BASE}/login`);
       const button = page.getByRole('button', { name: x.signIn, exact: true });
       await expect(button).toBeVisible();
       await checkA11y(page, 'login with the passkey button');
       await button.click();
-      await expect(page).toHaveURL(`${GLOBEX}/meishi/`);
+      await expect(page).toHaveURL(`${ACME}/meishi/`);
 
-      // The main domain: the email field offers the passkey (conditional mediation); the virtual
-      // authenticator answers the pending request as a person picking the suggestion would.
-      await page.goto(`${MAIN}${BASE}/login`);
-      await expect(page.getByRole('dialog', { name: t.chooseOrganization })).toBeVisible();
-
-      // Back on acme: remove it, with the password.
+      // Remove it, with the password.
       await gotoHydrated(page, `${ACME}${BASE}/passkeys`);
       await expect(item.getByTestId('passkey-name')).toHaveText('My laptop');
       await page.getByRole('button', { name: x.removeLabel('My laptop'), exact: true }).click();
@@ -164,6 +170,28 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page.getByTestId('passkeys-empty')).toHaveText(x.empty);
     });
 
+    test('a passkey made on the main domain signs in there through autofill and reaches Globex', async ({ page, context }) => {
+      const t = TEXT[lang];
+      const x = PASSKEYS[lang];
+      await virtualAuthenticator(page);
+      await gotoHydrated(page, `${MAIN}${BASE}/login`);
+      await page.getByLabel(t.email).fill(mainEmail);
+      await page.getByLabel(t.password, { exact: true }).fill(DEMO_PASSWORD);
+      await page.getByRole('button', { name: t.logIn, exact: true }).click();
+      await expect(page.getByRole('dialog', { name: t.chooseOrganization })).toBeVisible();
+      await gotoHydrated(page, `${MAIN}${BASE}/passkeys`);
+      await addPasskey(page, x);
+
+      // No session: the email field's autofill (conditional mediation) offers the passkey, and the
+      // virtual authenticator answers the pending request as a person picking it would.
+      await context.clearCookies();
+      await page.goto(`${MAIN}${BASE}/login`);
+      const chooser = page.getByRole('dialog', { name: t.chooseOrganization });
+      await expect(chooser).toBeVisible();
+      await chooser.getByRole('button', { name: 'Globex 株式会社' }).click();
+      await expect(page).toHaveURL(`${origin('globex-jp')}/meishi/`);
+    });
+
     test('a tenant that requires passkeys leads a member to add one at sign-in', async ({ page, checkA11y }) => {
       const t = TEXT[lang];
       const x = PASSKEYS[lang];
@@ -174,8 +202,8 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(page).toHaveTitle(x.enrolTitle);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(x.enrolHeading);
       await checkA11y(page, 'passkey required at sign-in');
+      // The browser's ceremony, then the sign-in goes on (a line says so while the app opens).
       await page.getByRole('button', { name: x.enrolButton, exact: true }).click();
-      await expect(page.getByTestId('passkey-enrolled')).toHaveText(x.enrolled);
       await expect(page).toHaveURL(`${origin(label)}/meishi/`);
       expect(await credentialCount(authenticator)).toBe(1);
     });

@@ -55,9 +55,10 @@ export default function PasskeyManager(p: PasskeyManagerProps) {
 
   useEffect(() => setSupported(browserSupportsWebAuthn()), []);
 
-  const add = async () => {
+  /** `justVerified`: the confirmation that just succeeded (this render's `verified` is older). */
+  const add = async (justVerified = false) => {
     setMessage(null);
-    if (!verified) return setOpen({ kind: 'verify', then: 'add' });
+    if (!verified && !justVerified) return setOpen({ kind: 'verify', then: 'add' });
     setBusy(true);
     const c = await makePasskey(p.basePath, 'passkeys/options');
     if (c.kind !== 'answer') {
@@ -80,7 +81,7 @@ export default function PasskeyManager(p: PasskeyManagerProps) {
   const verifiedNow = () => {
     setVerified(true);
     setOpen(null);
-    void add();
+    void add(true);
   };
 
   return (

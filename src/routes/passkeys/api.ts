@@ -38,8 +38,9 @@ const asRegistration = (r: unknown) => r as RegistrationResponseJSON;
 
 // ---- Sign-in: any host, nobody signed in yet -----------------------------------------------------
 
-/** Options are cheap but each is a row: 30 a minute per address (the login page asks on every view). */
-const optionsLimit = limitPerAddress('passkey-options', 30, 60_000);
+/** Options are cheap but each is a row: 120 a minute per address (every login page view asks for
+ *  one for the autofill, and an office shares one address). */
+const optionsLimit = limitPerAddress('passkey-options', 120, 60_000);
 
 passkeysApi.post('/passkeys/sign-in/options', optionsLimit, async (c) =>
   c.json(await requestOptions(c.get('deps'), { purpose: 'sign-in', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.get('hostTenant')?.id ?? null })),

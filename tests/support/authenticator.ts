@@ -1,14 +1,11 @@
 // A software authenticator for the passkey tests (decision 0039): an ES256 key pair made with
 // node:crypto that answers the server's WebAuthn options with genuine attestation ("none") and
 // assertion objects, as a platform authenticator would (WebAuthn L3 sections 6.1, 6.5, 7.1, 7.2).
-// CBOR comes from cbor-x, a different implementation from the one @simplewebauthn/server decodes
+// CBOR comes from tests/support/cbor.ts, not from the implementation @simplewebauthn/server decodes
 // with, so the server's checks see bytes it did not make itself. Nothing here is the portal's code.
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { Encoder } from 'cbor-x';
+import { cborEncode } from './cbor';
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-
-// Definite-length maps and plain byte strings (no typed-array tags, no record extension).
-const cbor = new Encoder({ tagUint8Array: false, useRecords: false, variableMapSize: true, mapsAsObjects: false });
 
 const b64url = (b: Uint8Array | string) => Buffer.from(b).toString('base64url');
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest();
@@ -85,10 +82,10 @@ export function createCredential(options: PublicKeyCredentialCreationOptionsJSON
     aaguidBytes(o.aaguid ?? GPM_AAGUID),
     idLength,
     credentialId,
-    Buffer.from(cbor.encode(coseKey)),
+    cborEncode(coseKey),
   ]);
   const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: o.challenge ?? options.challenge, origin: o.origin, crossOrigin: false });
-  const attestationObject = cbor.encode({ fmt: 'none', attStmt: {}, authData });
+  const attestationObject = cborEncode({ fmt: 'none', attStmt: {}, authData });
   const id = b64url(credentialId);
   return {
     credential: { id, rpId, userHandle: options.user.id, privateKey, counter, backupEligible: synced, backedUp: synced },

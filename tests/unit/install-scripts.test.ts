@@ -34,8 +34,7 @@ describe.skipIf(!npmKnowsIt)('install scripts are reviewed', () => {
       .map(([path]) => path.split('node_modules/').pop()!);
     expect(new Set(withScripts)).toEqual(new Set(Object.keys(pkg.allowScripts)));
     // sharp only checks for its prebuilt binary (miniflare's images binding, unused here): denied.
-    // cbor-extract is cbor-x's optional native decoder; the tests only encode (decision 0039): denied.
-    expect(pkg.allowScripts).toEqual({ 'better-sqlite3': true, deno: true, esbuild: true, workerd: true, sharp: false, 'cbor-extract': false });
+    expect(pkg.allowScripts).toEqual({ 'better-sqlite3': true, deno: true, esbuild: true, workerd: true, sharp: false });
     const r = strictDryRun(pkg, lock);
     expect(r.output).not.toContain('install scripts not');
     expect(r.status, r.output).toBe(0);

@@ -3,8 +3,8 @@
 // verification that answers the page's navigator.credentials calls by itself): add a passkey in
 // my-account on acme, sign in with it there through the button, remove it; add one on the main
 // domain and sign in there through the email field's autofill, then on to Globex through the
-// organization chooser; a tenant whose policy requires passkeys leads a member to add one at
-// sign-in. axe on every new screen, in both languages. The e2e server's PORTAL_DOMAIN is
+// organization chooser; a passkey instead of the authenticator code after the password; a tenant
+// whose policy requires passkeys leads a member to add one at sign-in. axe on every new screen, in both languages. The e2e server's PORTAL_DOMAIN is
 // `localhost`, which a browser refuses as the RP ID of acme.localhost: each host is its own relying
 // party there (the integration tests cover one RP ID for every host with PORTAL_DOMAIN portal.test).
 import type { CDPSession, Page } from '@playwright/test';
@@ -12,6 +12,7 @@ import { BASE, DEMO_PASSWORD, expect, gotoHydrated, LANGUAGES, origin, test, wai
 import { signInOnTenantHost } from './support/flows';
 import { ensurePasskeyTenant, ensurePasskeyUsers } from './support/passkeys';
 import { TEXT } from './support/text';
+import { ensureTwofaUsers, seedTwofa } from './support/twofa';
 
 const ACME = origin('acme');
 const MAIN = origin(null);
@@ -37,6 +38,7 @@ const PASSKEYS = {
     remove: '削除',
     removed: (name: string) => `パスキー ${name} を削除しました`,
     signIn: 'パスキーでログイン',
+    instead: '代わりにパスキーを使う',
     enrolTitle: /^パスキーの追加 \| /,
     enrolHeading: 'パスキーの追加',
     enrolButton: 'パスキーを追加',
@@ -60,6 +62,7 @@ const PASSKEYS = {
     remove: 'Remove',
     removed: (name: string) => `Passkey ${name} removed`,
     signIn: 'Sign in with a passkey',
+    instead: 'Use a passkey instead',
     enrolTitle: /^Add a passkey \| /,
     enrolHeading: 'Add a passkey',
     enrolButton: 'Add a passkey',
@@ -109,6 +112,7 @@ for (const { lang, locale } of LANGUAGES) {
     const email = `passkey+${lang}@example.test`;
     const mainEmail = `passkey-main+${lang}@example.test`;
     const enrolEmail = `passkey-enrol+${lang}@acme.test`;
+    const otpEmail = `passkey-otp+${lang}@acme.test`;
     const label = `passkeys-${lang}`;
 
     test.beforeAll(async () => {
@@ -117,6 +121,8 @@ for (const { lang, locale } of LANGUAGES) {
         { from: 'multi@example.test', email: mainEmail, language: lang },
         { from: 'user@acme.test', email: enrolEmail, language: lang },
       ]);
+      await ensureTwofaUsers([{ from: 'user@acme.test', email: otpEmail, language: lang }]);
+      await ensurePasskeyUsers([{ from: 'user@acme.test', email: otpEmail, language: lang }]);
       await ensurePasskeyTenant(label, lang === 'ja' ? 'パスキー必須株式会社' : 'Passkeys Required Inc.', [enrolEmail]);
     });
 
@@ -190,6 +196,31 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(chooser).toBeVisible();
       await chooser.getByRole('button', { name: 'Globex 株式会社' }).click();
       await expect(page).toHaveURL(`${origin('globex-jp')}/meishi/`);
+    });
+
+    test('after the password, a passkey answers instead of the authenticator code', async ({ page, context, checkA11y }) => {
+      const t = TEXT[lang];
+      const x = PASSKEYS[lang];
+      await virtualAuthenticator(page);
+      // The email field's autofill would sign in before the password: this browser has none.
+      await page.addInitScript(() => {
+        PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+      });
+      await signInOnTenantHost(page, t, 'acme', otpEmail, DEMO_PASSWORD);
+      await expect(page).toHaveURL(`${ACME}/meishi/`);
+      await gotoHydrated(page, `${ACME}${BASE}/passkeys`);
+      await addPasskey(page, x);
+      // Two-factor turned on afterwards (an authenticator app), then a new sign-in.
+      await seedTwofa(otpEmail, { method: 'app' });
+      await context.clearCookies();
+      await signInOnTenantHost(page, t, 'acme', otpEmail, DEMO_PASSWORD);
+      await expect(page).toHaveURL(new RegExp(`^${ACME}${BASE}/otp`));
+      await waitForHydration(page);
+      const instead = page.getByRole('button', { name: x.instead, exact: true });
+      await expect(instead).toBeVisible();
+      await checkA11y(page, 'one-time code with a passkey instead');
+      await instead.click();
+      await expect(page).toHaveURL(`${ACME}/meishi/`);
     });
 
     test('a tenant that requires passkeys leads a member to add one at sign-in', async ({ page, checkA11y }) => {

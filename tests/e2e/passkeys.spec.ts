@@ -3,12 +3,14 @@
 // verification that answers the page's navigator.credentials calls by itself): add a passkey in
 // my-account on acme, sign in with it there through the button, remove it; add one on the main
 // domain and sign in there through the email field's autofill, then on to Globex through the
-// organization chooser; a passkey instead of the authenticator code after the password; a tenant
-// whose policy requires passkeys leads a member to add one at sign-in. axe on every new screen, in both languages. The e2e server's PORTAL_DOMAIN is
+// organization chooser; a passkey instead of the authenticator code after the password; an admin
+// removes a member's passkeys from the users list; a tenant whose policy requires passkeys leads a
+// member to add one at sign-in. axe on every new screen, in both languages. The e2e server's PORTAL_DOMAIN is
 // `localhost`, which a browser refuses as the RP ID of acme.localhost: each host is its own relying
 // party there (the integration tests cover one RP ID for every host with PORTAL_DOMAIN portal.test).
 import type { CDPSession, Page } from '@playwright/test';
 import { BASE, DEMO_PASSWORD, expect, gotoHydrated, LANGUAGES, origin, test, waitForHydration } from './fixtures';
+import { accountFor } from './support/accounts';
 import { signInOnTenantHost } from './support/flows';
 import { ensurePasskeyTenant, ensurePasskeyUsers } from './support/passkeys';
 import { TEXT } from './support/text';
@@ -39,6 +41,12 @@ const PASSKEYS = {
     removed: (name: string) => `パスキー ${name} を削除しました`,
     signIn: 'パスキーでログイン',
     instead: '代わりにパスキーを使う',
+    actionsFor: (name: string) => `${name} さんの操作`,
+    removeAll: 'パスキーを削除',
+    removeAllLabel: (name: string) => `${name} のパスキーを削除`,
+    removeAllTitle: 'このユーザーのパスキーを削除しますか？',
+    removedAll: (name: string) => `${name} のパスキーを削除しました`,
+    off: '無効',
     enrolTitle: /^パスキーの追加 \| /,
     enrolHeading: 'パスキーの追加',
     enrolButton: 'パスキーを追加',
@@ -63,6 +71,12 @@ const PASSKEYS = {
     removed: (name: string) => `Passkey ${name} removed`,
     signIn: 'Sign in with a passkey',
     instead: 'Use a passkey instead',
+    actionsFor: (name: string) => `Actions for ${name}`,
+    removeAll: 'Remove passkeys',
+    removeAllLabel: (name: string) => `Remove the passkeys of ${name}`,
+    removeAllTitle: "Remove this user's passkeys?",
+    removedAll: (name: string) => `Passkeys of ${name} removed`,
+    off: 'Off',
     enrolTitle: /^Add a passkey \| /,
     enrolHeading: 'Add a passkey',
     enrolButton: 'Add a passkey',
@@ -113,6 +127,7 @@ for (const { lang, locale } of LANGUAGES) {
     const mainEmail = `passkey-main+${lang}@example.test`;
     const enrolEmail = `passkey-enrol+${lang}@acme.test`;
     const otpEmail = `passkey-otp+${lang}@acme.test`;
+    const lostEmail = `passkey-lost+${lang}@acme.test`;
     const label = `passkeys-${lang}`;
 
     test.beforeAll(async () => {
@@ -120,6 +135,7 @@ for (const { lang, locale } of LANGUAGES) {
         { from: 'multi@example.test', email, language: lang },
         { from: 'multi@example.test', email: mainEmail, language: lang },
         { from: 'user@acme.test', email: enrolEmail, language: lang },
+        { from: 'user@acme.test', email: lostEmail, language: lang },
       ]);
       await ensureTwofaUsers([{ from: 'user@acme.test', email: otpEmail, language: lang }]);
       await ensurePasskeyUsers([{ from: 'user@acme.test', email: otpEmail, language: lang }]);
@@ -221,6 +237,35 @@ for (const { lang, locale } of LANGUAGES) {
       await checkA11y(page, 'one-time code with a passkey instead');
       await instead.click();
       await expect(page).toHaveURL(`${ACME}/meishi/`);
+    });
+
+    test('an admin sees who has a passkey and removes a member\'s passkeys for a lost device', async ({ page, context, checkA11y }) => {
+      const t = TEXT[lang];
+      const x = PASSKEYS[lang];
+      await virtualAuthenticator(page);
+      await page.addInitScript(() => {
+        PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+      });
+      await signInOnTenantHost(page, t, 'acme', lostEmail, DEMO_PASSWORD);
+      await expect(page).toHaveURL(`${ACME}/meishi/`);
+      await gotoHydrated(page, `${ACME}${BASE}/passkeys`);
+      await addPasskey(page, x);
+
+      // Acme's admin, in this browser after the member left it.
+      await context.clearCookies();
+      await signInOnTenantHost(page, t, 'acme', accountFor('admin@acme.test', lang), DEMO_PASSWORD);
+      await gotoHydrated(page, `${ACME}${BASE}/admin/users?search=${encodeURIComponent(lostEmail)}`);
+      const row = page.locator(`[data-testid="user-row"][data-email="${lostEmail}"]`);
+      await expect(row.getByTestId('user-passkeys')).toHaveText('1');
+      const name = '山田 太郎';
+      await row.getByRole('button', { name: x.actionsFor(name) }).click();
+      await row.getByRole('button', { name: x.removeAllLabel(name) }).click();
+      const confirm = page.getByRole('dialog', { name: x.removeAllTitle });
+      await expect(confirm).toBeVisible();
+      await checkA11y(page, 'remove a member\'s passkeys');
+      await confirm.getByRole('button', { name: x.removeAll, exact: true }).click();
+      await expect(page.getByText(x.removedAll(name))).toBeVisible();
+      await expect(row.getByTestId('user-passkeys')).toHaveText(x.off);
     });
 
     test('a tenant that requires passkeys leads a member to add one at sign-in', async ({ page, checkA11y }) => {

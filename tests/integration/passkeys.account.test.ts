@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityLogs, passkeyChallenges, passkeys, users } from '../../src/db/schema';
 import { createHarness, type Harness } from '../support/harness';
-import { createCredential } from '../support/authenticator';
+import { assert, createCredential } from '../support/authenticator';
 import { ACME, addPasskey, GLOBEX, PW } from '../support/passkeys';
 
 let h: Harness;
@@ -159,6 +159,30 @@ describe('rename and remove', () => {
     expect(last.status).toBe(409);
     expect(last.body.message).toBe('cannot-remove-last-passkey');
     expect(await h.deps.db.select().from(passkeys).where(and(eq(passkeys.userId, 2)))).toHaveLength(1);
+  });
+});
+
+describe('confirming with a passkey instead of the password', () => {
+  it('opens the security changes for 15 minutes; only the person\'s own passkey, in this session, counts', async () => {
+    const b = await signedIn();
+    const { credential } = await addPasskey(b);
+    const other = await signedIn('admin@acme.test');
+    const { credential: theirs } = await addPasskey(other);
+    h.clock.advance(15 * 60_000 + 1);
+    expect((await b.post('/accounts/api/passkeys/options')).status).toBe(403);
+    const o = await b.post('/accounts/api/passkeys/verify-session/options');
+    expect(o.body.allowCredentials.map((c: { id: string }) => c.id)).toEqual([credential.id]);
+    // Someone else's passkey does not confirm this person.
+    expect((await b.post('/accounts/api/passkeys/verify-session', { response: assert(theirs, o.body, { origin: b.origin }) })).body).toEqual({ message: 'passkey-invalid' });
+    const o2 = (await b.post('/accounts/api/passkeys/verify-session/options')).body;
+    // Nor does an answer to this session's challenge sent from another session of the person.
+    const elsewhere = await signedIn();
+    expect((await elsewhere.post('/accounts/api/passkeys/verify-session', { response: assert(credential, o2, { origin: b.origin }) })).body).toEqual({ message: 'passkey-invalid' });
+    const o3 = (await b.post('/accounts/api/passkeys/verify-session/options')).body;
+    expect((await b.post('/accounts/api/passkeys/verify-session', { response: assert(credential, o3, { origin: b.origin }) })).body).toEqual({ message: 'verified' });
+    expect((await b.post('/accounts/api/passkeys/options')).status).toBe(200);
+    const failed = await h.deps.db.select().from(activityLogs).where(eq(activityLogs.action, 'passkey.verification_failed'));
+    expect(failed.length).toBeGreaterThanOrEqual(1);
   });
 });
 

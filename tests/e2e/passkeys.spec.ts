@@ -4,8 +4,9 @@
 // my-account on acme, sign in with it there through the button, remove it; add one on the main
 // domain and sign in there through the email field's autofill, then on to Globex through the
 // organization chooser; a passkey instead of the authenticator code after the password; an admin
-// removes a member's passkeys from the users list; a tenant whose policy requires passkeys leads a
-// member to add one at sign-in. axe on every new screen, in both languages. The e2e server's PORTAL_DOMAIN is
+// removes a member's passkeys from the users list; an admin requires passkeys on the 2FA settings
+// screen and adds one at the next sign-in; a tenant whose policy requires passkeys leads a member to
+// add one at sign-in. axe on every new screen, in both languages. The e2e server's PORTAL_DOMAIN is
 // `localhost`, which a browser refuses as the RP ID of acme.localhost: each host is its own relying
 // party there (the integration tests cover one RP ID for every host with PORTAL_DOMAIN portal.test).
 import type { CDPSession, Page } from '@playwright/test';
@@ -47,6 +48,10 @@ const PASSKEYS = {
     removeAllTitle: 'このユーザーのパスキーを削除しますか？',
     removedAll: (name: string) => `${name} のパスキーを削除しました`,
     off: '無効',
+    policyAdmins: '管理者にパスキーを求める',
+    policyConfirmTitle: 'パスキーを必須にしますか？',
+    policyConfirm: '必須にする',
+    policySaved: '2段階認証の設定を保存しました',
     enrolTitle: /^パスキーの追加 \| /,
     enrolHeading: 'パスキーの追加',
     enrolButton: 'パスキーを追加',
@@ -77,6 +82,10 @@ const PASSKEYS = {
     removeAllTitle: "Remove this user's passkeys?",
     removedAll: (name: string) => `Passkeys of ${name} removed`,
     off: 'Off',
+    policyAdmins: 'Administrators must have a passkey',
+    policyConfirmTitle: 'Require passkeys?',
+    policyConfirm: 'Require',
+    policySaved: 'Two-factor settings saved',
     enrolTitle: /^Add a passkey \| /,
     enrolHeading: 'Add a passkey',
     enrolButton: 'Add a passkey',
@@ -128,6 +137,8 @@ for (const { lang, locale } of LANGUAGES) {
     const enrolEmail = `passkey-enrol+${lang}@acme.test`;
     const otpEmail = `passkey-otp+${lang}@acme.test`;
     const lostEmail = `passkey-lost+${lang}@acme.test`;
+    const policyAdmin = `passkey-policy-admin+${lang}@acme.test`;
+    const policyLabel = `passkeys-policy-${lang}`;
     const label = `passkeys-${lang}`;
 
     test.beforeAll(async () => {
@@ -136,7 +147,9 @@ for (const { lang, locale } of LANGUAGES) {
         { from: 'multi@example.test', email: mainEmail, language: lang },
         { from: 'user@acme.test', email: enrolEmail, language: lang },
         { from: 'user@acme.test', email: lostEmail, language: lang },
+        { from: 'admin@acme.test', email: policyAdmin, language: lang },
       ]);
+      await ensurePasskeyTenant(policyLabel, lang === 'ja' ? 'パスキー方針株式会社' : 'Passkey Policy Inc.', [policyAdmin], 'allowed');
       await ensureTwofaUsers([{ from: 'user@acme.test', email: otpEmail, language: lang }]);
       await ensurePasskeyUsers([{ from: 'user@acme.test', email: otpEmail, language: lang }]);
       await ensurePasskeyTenant(label, lang === 'ja' ? 'パスキー必須株式会社' : 'Passkeys Required Inc.', [enrolEmail]);
@@ -266,6 +279,30 @@ for (const { lang, locale } of LANGUAGES) {
       await confirm.getByRole('button', { name: x.removeAll, exact: true }).click();
       await expect(page.getByText(x.removedAll(name))).toBeVisible();
       await expect(row.getByTestId('user-passkeys')).toHaveText(x.off);
+    });
+
+    test('an admin requires passkeys for administrators; at the next sign-in the admin adds one', async ({ page, context }) => {
+      const t = TEXT[lang];
+      const x = PASSKEYS[lang];
+      const host = origin(policyLabel);
+      const authenticator = await virtualAuthenticator(page);
+      await signInOnTenantHost(page, t, policyLabel, policyAdmin, DEMO_PASSWORD);
+      await expect(page).not.toHaveURL(/\/login/);
+      await gotoHydrated(page, `${host}${BASE}/admin/twofa`);
+      await page.getByRole('radio', { name: x.policyAdmins, exact: true }).check();
+      await page.getByRole('button', { name: x.save, exact: true }).click();
+      const confirm = page.getByRole('dialog', { name: x.policyConfirmTitle });
+      await expect(confirm).toBeVisible();
+      await confirm.getByRole('button', { name: x.policyConfirm, exact: true }).click();
+      await expect(page.getByText(x.policySaved)).toBeVisible();
+
+      await context.clearCookies();
+      await signInOnTenantHost(page, t, policyLabel, policyAdmin, DEMO_PASSWORD);
+      await expect(page).toHaveURL(`${host}${BASE}/setup-passkey-at-login`);
+      await waitForHydration(page);
+      await page.getByRole('button', { name: x.enrolButton, exact: true }).click();
+      await expect(page).not.toHaveURL(/setup-passkey-at-login/);
+      expect(await credentialCount(authenticator)).toBe(1);
     });
 
     test('a tenant that requires passkeys leads a member to add one at sign-in', async ({ page, checkA11y }) => {

@@ -33,16 +33,17 @@ export async function ensurePasskeyUsers(users: DedicatedUser[]): Promise<Record
   return ids;
 }
 
-/** A contracted tenant with the card app, subscribed to 2FA enforcement, requiring passkeys of everyone. */
-export async function ensurePasskeyTenant(label: string, name: string, emails: string[]): Promise<number> {
+/** A contracted tenant with the card app, subscribed to 2FA enforcement, with this passkey policy
+ *  (every member requires one, by default), and `emails` as members (their Acme membership copied). */
+export async function ensurePasskeyTenant(label: string, name: string, emails: string[], policy: 'allowed' | 'admins' | 'everyone' = 'everyone'): Promise<number> {
   const db = open();
   try {
     const r = await writeReturning(db, {
       sql: `INSERT INTO tenants (name, initial_subdomain, status, is_feature_twofa_enforcement_subscribed, passkey_policy)
-            VALUES (?, ?, 'contracted', 1, 'everyone')
-            ON CONFLICT (initial_subdomain) DO UPDATE SET name = excluded.name, is_feature_twofa_enforcement_subscribed = 1, passkey_policy = 'everyone'
+            VALUES (?, ?, 'contracted', 1, ?)
+            ON CONFLICT (initial_subdomain) DO UPDATE SET name = excluded.name, is_feature_twofa_enforcement_subscribed = 1, passkey_policy = excluded.passkey_policy
             RETURNING id`,
-      args: [name, label],
+      args: [name, label, policy],
     });
     const id = Number(r.rows[0]!.id);
     await db.execute({ sql: "INSERT INTO tenant_apps (tenant_id, app, seats) VALUES (?, 'meishi', NULL) ON CONFLICT DO NOTHING", args: [id] });

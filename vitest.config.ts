@@ -35,7 +35,7 @@ export default defineConfig({
           name: 'deno',
           // The server-level checks of the workers layer that are not about Workers itself (D1
           // round trips, the cron trigger), against src/entry/deno.ts, plus Deno's own.
-          include: ['tests/workers/{smoke,limits,admin-people,saml,scim}.test.ts', 'tests/deno/**/*.test.ts'],
+          include: ['tests/workers/{smoke,limits,admin-people,saml,scim,passkeys}.test.ts', 'tests/deno/**/*.test.ts'],
           globalSetup: ['tests/deno/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -19,6 +19,7 @@ import { openApiRoute } from './routes/openapi/openapi';
 import { operations } from './routes/operations';
 import { devPages } from './routes/operations/dev-pages';
 import { operator } from './routes/operator';
+import { passkeys } from './routes/passkeys';
 import { people, UPLOAD_PATHS } from './routes/people';
 import { signIn } from './routes/sign-in';
 import { scim } from './routes/scim';
@@ -29,7 +30,7 @@ import { twofa } from './routes/twofa';
 import { errorAnswer } from './routes/http/errors';
 
 /** The features, in the order their calls and screens are matched (src/routes/<feature>/index.ts). */
-const FEATURES = [operations, sso, signIn, account, twofa, tenantSettings, billing, people, scim, audit, operator];
+const FEATURES = [operations, sso, signIn, account, twofa, passkeys, tenantSettings, billing, people, scim, audit, operator];
 
 /** JSON bodies above this are refused before parsing (uploads get their own limit). */
 export const JSON_BODY_LIMIT = 64 * 1024;

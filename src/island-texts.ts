@@ -22,10 +22,13 @@ const CODE_STEP = ['kit.digit', 'errors.too-many-attempts', 'common.backToLogin'
 const TWOFA_PARTS = ['twofa', 'product.name', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...CODE_STEP];
 const ADMIN_PARTS = ['admin', 'errors.generic'];
 const PEOPLE_PARTS = ['people', 'admin', 'dates', 'validation.required', 'validation.emailInvalid', ...ERROR_TEXTS];
+/** A passkey ceremony that did not end in an answer (islands/passkeys/ceremony.ts callers). */
+const PASSKEY_CEREMONY = ['passkeys.signIn.cancelled', 'passkeys.signIn.unsupported'];
 
 export const ISLAND_TEXTS = {
   LoginForm: [
     ...['email', 'password', 'remember', 'forgot', 'next', 'submit', 'back', 'or', 'ssoButton', 'ssoSubmit', 'throttled'].map((k) => `login.${k}`),
+    'passkeys.signIn',
     ...ERROR_TEXTS,
     ...VALIDATION,
     ...AFTER_SIGN_IN,
@@ -50,12 +53,22 @@ export const ISLAND_TEXTS = {
   TwofaSetup: ['common.loading', ...VALIDATION, ...TWOFA_PARTS],
   TwofaDisable: TWOFA_PARTS,
   BackupCodesRegenerate: ['verifyPassword', 'validation.required', 'passwordForm', ...ERROR_TEXTS, ...TWOFA_PARTS],
-  OtpForm: ['otp', 'common.backToLogin', 'errors.generic', 'twofa.notice', 'myAccount.scope.notice', ...CODE_STEP, ...AFTER_SIGN_IN],
+  OtpForm: ['otp', 'common.backToLogin', 'errors.generic', 'twofa.notice', 'myAccount.scope.notice', 'passkeys.secondStep', 'passkeys.errors.invalid', ...PASSKEY_CEREMONY, ...CODE_STEP, ...AFTER_SIGN_IN],
   BackupCodeForm: ['backupLogin', 'common.backToLogin', ...VALIDATION, ...CODE_STEP, ...AFTER_SIGN_IN],
   SetupTwofaAtLogin: ['setupAtLogin', 'common.backToLogin', 'myAccount.scope.notice', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
+  PasskeyManager: [
+    ...['cancel', 'manage', 'storage', 'verify', 'name', 'remove', 'errors'].map((k) => `passkeys.${k}`),
+    'passkeys.signIn.unsupported',
+    'verifyPassword.wrong',
+    'validation.required',
+    'passwordForm',
+    'dates',
+    ...ERROR_TEXTS,
+  ],
+  SetupPasskeyAtLogin: ['passkeys.enrol', 'twofa.notice', 'kit.digit', 'passkeys.manage.cancelled', 'passkeys.errors.alreadyOnDevice', 'passkeys.signIn.unsupported', 'common.backToLogin', ...ERROR_TEXTS, ...AFTER_SIGN_IN],
   TenantUrlSettings: ['tenantSettings', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...PASSWORD_FIELDS, ...ADMIN_PARTS, 'validation.required'],
   IpRestriction: ['ipRestriction', 'people.list', ...ERROR_TEXTS, ...ADMIN_PARTS],
-  TwofaPolicyForm: ['twofaPolicy', 'admin', 'errors.generic'],
+  TwofaPolicyForm: ['twofaPolicy', 'passkeys.policy', 'admin', 'errors.generic'],
   PasswordPolicyForm: ['passwordPolicy', ...ADMIN_PARTS],
   ContactDetails: ['contacts', ...ADMIN_PARTS, 'validation.required'],
   MoreServicesForm: ['moreServices', ...ADMIN_PARTS, 'validation.required'],

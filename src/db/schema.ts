@@ -34,6 +34,9 @@ export const tenants = sqliteTable(
     isIpRestrictionEnabled: bool('is_ip_restriction_enabled'),
     isTwofaEnforced: bool('is_twofa_enforced'),
     isTwofaSkipAllowed: bool('is_twofa_skip_allowed'),
+    /** Who must have a passkey (decision 0039): allowed (nobody), admins, everyone. Enforced only
+     *  with the 2FA enforcement subscription, on the same screen. */
+    passkeyPolicy: text('passkey_policy', { enum: ['allowed', 'admins', 'everyone'] }).notNull().default('allowed'),
     minimumPasswordLength: integer('minimum_password_length').notNull().default(8),
     isMixedCaseRequired: integer('is_mixed_case_required', { mode: 'boolean' }).notNull().default(true),
     isNumberRequired: integer('is_number_required', { mode: 'boolean' }).notNull().default(true),
@@ -218,6 +221,9 @@ export const sessions = sqliteTable(
     ssoTenantId: integer('sso_tenant_id'),
     /** The person skipped an enforced 2FA setup where every enforcing tenant allowed it. */
     twofaSkipped: bool('twofa_skipped'),
+    /** The person proved who they are with a passkey (user-verified, bound to the portal's
+     *  domain): two factors, kept across hand-offs (decision 0039). */
+    passkeyVerified: bool('passkey_verified'),
     createdAt: createdAt(),
     lastActivityAt: integer('last_activity_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
@@ -267,7 +273,7 @@ export const loginChallenges = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['otp', 'enable_twofa', 'additional_challenge'] }).notNull(),
+    kind: text('kind', { enum: ['otp', 'enable_twofa', 'additional_challenge', 'enrol_passkey'] }).notNull(),
     remember: bool('remember'),
     /** Hash of a code we sent (additional challenge, SMS); null for authenticator codes. */
     codeHash: text('code_hash'),
@@ -418,6 +424,67 @@ export const knownDevices = sqliteTable(
     lastSeenAt: integer('last_seen_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.fingerprint] })],
+);
+
+/**
+ * A person's passkeys (WebAuthn credentials, decision 0039). The relying party is PORTAL_DOMAIN,
+ * so one passkey works on every tenant's host; a credential id belongs to one account portal-wide.
+ * Only public data is stored: the COSE public key, the signature counter and the backup flags the
+ * authenticator reported, its transports and model (AAGUID).
+ */
+export const passkeys = sqliteTable(
+  'passkeys',
+  {
+    /** Public id used by the account screen and the API; never the credential id. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id, base64url (unique across the portal). */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** Signature counter last seen (0 for authenticators that do not count). */
+    counter: integer('counter').notNull().default(0),
+    /** BE: the credential may be synced (multi-device); fixed for a credential's life. */
+    backupEligible: bool('backup_eligible'),
+    /** BS: the credential is backed up (synced) now; may change. */
+    backedUp: bool('backed_up'),
+    transports: text('transports', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** The authenticator model, as the attestation (format none) reports it. */
+    aaguid: text('aaguid').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer('last_used_at'),
+  },
+  (t) => [uniqueIndex('passkeys_credential_id_uq').on(t.credentialId), index('passkeys_user_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * WebAuthn challenges (decision 0039): made by the server, single use (claimed by compare-and-set
+ * before the response is checked), five minutes, and bound to the browser that asked (the hash of
+ * its device cookie) and to what the ceremony is for: the host's tenant for a sign-in, the pending
+ * login for a second step or an enrolment at sign-in, the session for an account change.
+ */
+export const passkeyChallenges = sqliteTable(
+  'passkey_challenges',
+  {
+    /** The challenge itself, base64url (32 random bytes). */
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['sign-in', 'second-factor', 'enrol', 'register', 'reauth'] }).notNull(),
+    /** SHA-256 of the asking browser's device cookie (domain-separated). */
+    browserHash: text('browser_hash').notNull(),
+    /** The host's tenant (null: the main domain). */
+    tenantId: integer('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    /** Account ceremonies and the pending-login ones: whose. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id'),
+    loginChallengeId: text('login_challenge_id'),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('passkey_challenges_expires_idx').on(t.expiresAt)],
 );
 
 export const samlSettings = sqliteTable('saml_settings', {

@@ -19,6 +19,8 @@ export const SUCCESS_WORDS = [
   'enter-otp',
   'enter-additional-challenge',
   'enable-twofa',
+  // a tenant that requires passkeys: the person adds one before the session (decision 0039)
+  'enable-passkey',
 ] as const;
 
 export type SuccessWord = (typeof SUCCESS_WORDS)[number];

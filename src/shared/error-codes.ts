@@ -63,6 +63,14 @@ export const ERRORS = {
   'password-verification-required': e(403),
   wrong_password: e(422, 'verifyPassword.wrong'),
   'current-password-wrong': e(422, 'changePassword.currentWrong'),
+  // passkeys (decision 0039): one answer for an unknown credential, a wrong signature, a used or
+  // expired challenge and another browser's challenge, so none of them tells which it was
+  'passkey-invalid': e(401, 'passkeys.errors.invalid'),
+  'passkey-registration-failed': e(422, 'passkeys.errors.registrationFailed'),
+  'passkey-already-registered': e(409, 'passkeys.errors.alreadyRegistered'),
+  'passkey-limit-reached': e(409, 'passkeys.errors.limit'),
+  'cannot-remove-last-passkey': e(409, 'passkeys.errors.lastWayIn'),
+  'no-passkey': e(409, 'passkeys.errors.none'),
   // links (reset, registration, email verification)
   'invalid-token': e(422, 'reset.invalid'),
   /** The Outlook add-in's verifier matched no mapping (the same word as a reset token's). */

@@ -24,6 +24,8 @@ export const ROUTES: RouteDef[] = [
   { name: 'backup-login', paths: ['/recovery'], access: 'public' },
   { name: 'setup-twofa-at-login', paths: ['/setup-twofa-at-login'], access: 'public' },
   { name: 'additional-challenge', paths: ['/additional-challenge'], access: 'public' },
+  // A passkey a tenant requires, added during the sign-in (decision 0039).
+  { name: 'setup-passkey-at-login', paths: ['/setup-passkey-at-login'], access: 'public' },
   { name: 'register', paths: ['/register/:email'], access: 'public' },
   { name: 'verify', paths: ['/verify/:email'], access: 'public', openWhenAuthenticated: true },
   { name: 'open-meishi-mobile', paths: ['/open-meishi-mobile'], access: 'public', openWhenAuthenticated: true },
@@ -31,6 +33,8 @@ export const ROUTES: RouteDef[] = [
   { name: 'invitations', paths: ['/invitations'], access: 'authenticated', drawerEntry: 'my-account', personal: true },
   { name: 'twofa', paths: ['/twofa'], access: 'authenticated', ssoRestricted: true, personal: true },
   { name: 'verify-password', paths: ['/verify-password'], access: 'authenticated', ssoRestricted: true, personal: true },
+  // The person's passkeys: account-wide, closed to SSO members as two-factor is (decision 0039).
+  { name: 'passkeys', paths: ['/passkeys'], access: 'authenticated', ssoRestricted: true, personal: true, drawerEntry: 'my-account' },
   { name: 'saml-login-error', paths: ['/saml-login-error'], access: 'authenticated' },
   { name: 'saml-test-passed', paths: ['/saml-test-passed'], access: 'authenticated' },
   { name: 'admin-user-management', paths: ['/admin/users'], access: 'admin-or-manager' },

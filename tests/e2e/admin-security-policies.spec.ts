@@ -67,7 +67,7 @@ for (const { lang, locale } of LANGUAGES) {
       await skip.uncheck();
       const saved = page.waitForResponse((r) => new URL(r.url()).pathname === `${BASE}/api/admin/twofa` && r.request().method() === 'POST');
       await save.click();
-      expect(await (await saved).json()).toEqual({ message: 'success', isTwofaEnforced: true, isTwofaSkipAllowed: false });
+      expect(await (await saved).json()).toEqual({ message: 'success', isTwofaEnforced: true, isTwofaSkipAllowed: false, passkeyPolicy: 'allowed' });
       await expect(confirm).toBeHidden();
       await expect(save).toBeDisabled();
 

@@ -156,7 +156,7 @@ describe('IP restriction', () => {
 describe('two-factor enforcement and password policy', () => {
   it('POST /admin/twofa stores the policy (subscription needed) and the next login of a member without 2FA must set it up', async () => {
     const b = await admin();
-    expect((await b.post('/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).body).toEqual({ message: 'success', isTwofaEnforced: true, isTwofaSkipAllowed: false });
+    expect((await b.post('/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).body).toEqual({ message: 'success', isTwofaEnforced: true, isTwofaSkipAllowed: false, passkeyPolicy: 'allowed' }); // the passkey policy, unchanged when absent (decision 0039)
     expect((await h.client(ACME).login('user@acme.test')).body.message).toBe('enable-twofa');
     const globex = await admin('globex-jp.localhost:8787', 'multi@example.test');
     expect((await globex.post('/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).status).toBe(403);

@@ -30,6 +30,7 @@ async function rowsExpiringAt(at: number, tag: string) {
     db.insert(s.samlRequests).values({ id: `sr-${tag}`, tenantId: 1, browserBindingHash: 'b', expiresAt: at }),
     db.insert(s.samlAssertions).values({ tenantId: 1, assertionId: `sa-${tag}`, expiresAt: at }),
     db.insert(s.outlookAddinTokens).values({ tokenHash: `ot-${tag}`, userId: 1, expiresAt: at }),
+    db.insert(s.passkeyChallenges).values({ challenge: `pc-${tag}`, purpose: 'sign-in', browserHash: 'b', expiresAt: at }),
     db.insert(s.throttles).values({ key: `t-${tag}`, hits: 3, resetAt: at }),
     db.insert(s.importJobs).values({ tenantId: 1, kind: 'add', filename: `${tag}.csv`, lang: 'ja', status: 'success', updatedAt: now, finishedAt: at }),
   ]);
@@ -49,6 +50,7 @@ const TABLES = [
   s.samlRequests,
   s.samlAssertions,
   s.outlookAddinTokens,
+  s.passkeyChallenges,
   s.throttles,
   s.importJobs,
 ];
@@ -79,6 +81,7 @@ describe('cleanupExpired', () => {
       saml_requests: 1,
       saml_assertions: 1,
       outlook_addin_tokens: 1,
+      passkey_challenges: 1,
       throttles: 1,
       import_jobs: 1,
     });

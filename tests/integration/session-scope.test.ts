@@ -161,12 +161,20 @@ describe('every call the catalog marks person-wide', () => {
   const concrete = (path: string) => `/accounts/api${path.replace(':tenantId', '3').replace(':id', 'x').replace(':method{app|sms}', 'app')}`;
   const person = API_CATALOG.filter((o) => o.access === 'person');
 
-  it('is the credentials, two-factor, remembered devices and invitations, and nothing an IdP session needs is among them', () => {
+  it('is the credentials, two-factor, passkeys, remembered devices and invitations, and nothing an IdP session needs is among them', () => {
     expect(person.map((o) => `${o.method} ${o.path}`).sort()).toEqual(
       [
         'DELETE /session-devices/remembered/:id',
         'DELETE /twofa',
         'GET /invitations',
+        // passkeys (decision 0039): the person's own credentials
+        'GET /passkeys',
+        'POST /passkeys/options',
+        'POST /passkeys',
+        'PATCH /passkeys/:id',
+        'DELETE /passkeys/:id',
+        'POST /passkeys/verify-session/options',
+        'POST /passkeys/verify-session',
         'GET /twofa/app/manual-code',
         'GET /twofa/app/qr',
         'GET /twofa/backup-codes',

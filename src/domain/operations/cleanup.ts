@@ -11,6 +11,7 @@ import {
   importJobs,
   loginChallenges,
   outlookAddinTokens,
+  passkeyChallenges,
   passwordResets,
   rememberedDevices,
   samlAssertions,
@@ -37,6 +38,8 @@ const EXPIRING: [string, SQLiteTable, SQLiteColumn][] = [
   ['saml_requests', samlRequests, samlRequests.expiresAt],
   ['saml_assertions', samlAssertions, samlAssertions.expiresAt],
   ['outlook_addin_tokens', outlookAddinTokens, outlookAddinTokens.expiresAt],
+  // Every login page view makes one (the autofill's), used or not (decision 0039).
+  ['passkey_challenges', passkeyChallenges, passkeyChallenges.expiresAt],
   // A throttle window that has ended counts nothing (hit() restarts it), so its row can go.
   ['throttles', throttles, throttles.resetAt],
   // A finished import job's row only answered its progress call (decision 0030); the import log

@@ -4,7 +4,7 @@
 // answers from indexes and one sort, never by loading every row.
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { combine, read, readOne } from '../../db/client';
-import { additionalDepartments, departments, importLogs, samlSettings, tenantApps, tenantUsers, users, type AppKey } from '../../db/schema';
+import { additionalDepartments, departments, importLogs, passkeys, samlSettings, tenantApps, tenantUsers, users, type AppKey } from '../../db/schema';
 import type { AdminUser, AllowedApp, DepartmentRef, ManagedApp, UsersPage, UsersQuery } from '../../shared/people/schemas';
 import type { ImportLog } from '../../shared/people/schemas';
 import { memberApps } from '../tenants/memberships';
@@ -38,6 +38,9 @@ const ITEM = {
   email: users.email,
   twofaMethod: users.twofaMethod,
   registered: sql<number>`${users.passwordHash} IS NOT NULL`.as('u_registered'),
+  // Who has a passkey (decision 0039): the admin removes them for a lost device. One index probe
+  // per row of the page (passkeys_user_idx), inside the same statement.
+  passkeys: sql<number>`(select count(*) from ${passkeys} where ${passkeys.userId} = ${users.id})`.as('u_passkeys'),
   language: users.language,
   emailVerifiedAt: users.emailVerifiedAt,
   deptId: sql<number | null>`${departments.id}`.as('d_id'),
@@ -107,6 +110,7 @@ export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: Tenant
       saml_name_id: m.samlNameId,
       isTwofaEnabled: m.twofaMethod !== null,
       twofaMethod: m.twofaMethod,
+      passkeys: Number(m.passkeys),
       created_at: iso(m.createdAt)!,
       last_active_at: iso(m.lastActiveAt),
       invited_at: iso(m.invitedAt),
@@ -120,7 +124,7 @@ export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: Tenant
     // Until the person accepts, the tenant sees only the address it typed: nothing about the
     // account (its name, activity, factors, registration) belongs to this tenant yet.
     return m.invitationPending
-      ? { ...item, name: '', isTwofaEnabled: false, twofaMethod: null, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
+      ? { ...item, name: '', isTwofaEnabled: false, twofaMethod: null, passkeys: 0, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
       : item;
   });
 }

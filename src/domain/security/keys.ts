@@ -6,7 +6,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { safeEqual } from './tokens';
 
 /** What a derived key is for (the HKDF info label). */
-export type KeyPurpose = 'otp-code' | 'known-browser' | 'handoff-binding';
+export type KeyPurpose = 'otp-code' | 'known-browser' | 'handoff-binding' | 'passkey-user-handle';
 
 const CURRENT = 'k1';
 const INFO: Record<string, (purpose: KeyPurpose) => string> = {

@@ -20,6 +20,9 @@ import { prepareSession, type NewSession } from './sessions';
 import { scopedMemberships, sessionScope, type SessionScope } from './scope';
 import { browserTokenFor, knownBrowserValue, type BrowserCookies } from './known-browser';
 import { deviceFingerprints, type Fingerprints, type ClientInfo } from './client';
+import { createChallenge } from './pending-logins';
+import { hasPasskey } from '../passkeys/credentials';
+import { passkeyRequired } from '../passkeys/policy';
 
 export type EntryVerdict = { kind: 'ok' } | { kind: 'sso'; initialSubdomain: string };
 
@@ -80,7 +83,7 @@ export async function checkEntry(
 }
 
 /** How the first factor was proven. */
-export type WayIn = 'password' | 'reset' | 'registration' | 'sso' | 'handoff';
+export type WayIn = 'password' | 'reset' | 'registration' | 'sso' | 'handoff' | 'passkey';
 
 export interface SignInRequest {
   user: User;
@@ -96,8 +99,11 @@ export interface SignInRequest {
   browser?: BrowserCookies;
   /** A "remember this device" cookie from an earlier one-time code. */
   rememberedDeviceToken?: string;
-  /** What this attempt has proven beyond the first factor (a finished pending login). */
-  passed?: { secondFactor?: boolean; emailCode?: boolean; setup?: 'enabled' | 'skipped' };
+  /** What this attempt has proven beyond the first factor (a finished pending login): `passkey`
+   *  a passkey was the second step; `passkeyEnrolled` the person added the passkey a tenant requires. */
+  passed?: { secondFactor?: boolean; emailCode?: boolean; setup?: 'enabled' | 'skipped'; passkey?: boolean; passkeyEnrolled?: boolean };
+  /** The passkey used (`via: 'passkey'`, or as the second step), for the audit entry. */
+  passkeyId?: string;
   /** When the person proved who they are, if earlier than now (a finished pending login). */
   authenticatedAt?: number;
   /** Hand-off: the source session, re-read live when the code is exchanged. */
@@ -133,7 +139,7 @@ export type SignInOutcome =
       /** The portal-wide known-browser cookie to set (known-browser.ts), when a browser signed in. */
       knownBrowser: string | null;
     }
-  | { kind: 'challenge'; message: 'enter-otp' | 'enable-twofa' | 'enter-additional-challenge'; challengeToken: string }
+  | { kind: 'challenge'; message: 'enter-otp' | 'enable-twofa' | 'enter-additional-challenge' | 'enable-passkey'; challengeToken: string }
   | { kind: 'redirect-to-sso'; initialSubdomain: string };
 
 const AUDIT_ACTION: Record<WayIn, string> = {
@@ -142,6 +148,7 @@ const AUDIT_ACTION: Record<WayIn, string> = {
   registration: 'login.succeeded',
   sso: 'login.sso',
   handoff: 'login.handoff',
+  passkey: 'login.passkey',
 };
 
 /**
@@ -177,28 +184,40 @@ async function decide(deps: Deps, r: SignInRequest, writes: BatchItem[]): Promis
   // This browser as the account knows it on any host of the portal (known-browser.ts).
   const browserToken = r.browser ? browserTokenFor(deps.config.DATA_ENCRYPTION_KEY, user.id, r.browser) : null;
   const fingerprints = browserToken ? deviceFingerprints(browserToken, client.ip) : null;
+  // A passkey (user-verified, bound to this portal's domain) is two factors and phishing-resistant:
+  // no code, no emailed new-device code and no 2FA setup after it, here or after a hand-off of its
+  // session (decision 0039).
+  const passkeyProven = r.via === 'passkey' || Boolean(passed.passkey) || Boolean(source?.passkeyVerified);
   // SSO: the IdP authenticated the person (with its own MFA); portal 2FA does not apply.
-  let twofaPassed = r.via === 'sso' || Boolean(passed.secondFactor) || Boolean(source?.twofaPassed);
+  let twofaPassed = r.via === 'sso' || passkeyProven || Boolean(passed.secondFactor) || Boolean(source?.twofaPassed);
   const twofaSkipped = passed.setup === 'skipped' || Boolean(source?.twofaSkipped);
 
   if (r.via !== 'sso') {
-    const pending = async (kind: 'otp' | 'enable_twofa' | 'additional_challenge') => {
+    const pending = async (kind: 'otp' | 'enable_twofa' | 'additional_challenge' | 'enrol_passkey') => {
       // A session an IdP vouched for never turns into a password login's pending steps.
       if (ssoTenantId !== null || !fingerprints) throw new AppError('handoff-invalid');
       const p = { user, tenantId: hostTenant?.id ?? null, remember: r.remember, compliance: r.compliance, fingerprints, client, authenticatedAt };
       if (kind === 'otp') return { kind: 'challenge', message: 'enter-otp', challengeToken: await startOtpChallenge(deps, p) } as const;
       if (kind === 'enable_twofa') return { kind: 'challenge', message: 'enable-twofa', challengeToken: await startEnableChallenge(deps, p) } as const;
+      if (kind === 'enrol_passkey') return { kind: 'challenge', message: 'enable-passkey', challengeToken: await createChallenge(deps, { ...p, kind }) } as const;
       return { kind: 'challenge', message: 'enter-additional-challenge', challengeToken: await startAdditionalChallenge(deps, p) } as const;
     };
     if (user.twofaMethod) {
       // A device remembered after an earlier code skips the code (30 days, revocable).
       if (!twofaPassed) twofaPassed = r.known ? r.known.rememberedDevice : await isRememberedDevice(db, user.id, r.rememberedDeviceToken, now);
       if (!twofaPassed) return pending('otp');
-    } else {
+    } else if (!passkeyProven) {
       // The emailed code comes first: someone holding only the password must not get as far as
       // binding an authenticator of their own. A reset or an invitation link proved the mailbox.
       const mailboxProven = passed.emailCode || r.via === 'reset' || r.via === 'registration' || r.via === 'handoff';
       if (!mailboxProven && fingerprints && !(r.known ? r.known.device : await isKnownDevice(db, user.id, fingerprints))) return pending('additional_challenge');
+    }
+    // A tenant that requires passkeys (decision 0039): a person it covers who has none adds one
+    // now, after their own factors, as the 2FA enforcement asks for a setup. The passkey is two
+    // factors, so it stands for the 2FA setup too.
+    const enrolled = passkeyProven || Boolean(passed.passkeyEnrolled);
+    if (!enrolled && passkeyRequired(hostTenant, memberships) && !(await hasPasskey(db, user.id))) return pending('enrol_passkey');
+    if (!user.twofaMethod && !enrolled) {
       const enforced = enforcement(hostTenant, memberships);
       if (enforced.enforced && !passed.setup && !(twofaSkipped && enforced.skipAllowed)) return pending('enable_twofa');
     }
@@ -210,7 +229,9 @@ async function decide(deps: Deps, r: SignInRequest, writes: BatchItem[]): Promis
     remember: r.remember,
     twofaPassed,
     twofaSkipped,
-    authMethod: r.via === 'sso' ? 'sso' : r.via === 'handoff' ? 'handoff' : 'password',
+    authMethod: r.via === 'sso' ? 'sso' : r.via === 'handoff' ? 'handoff' : r.via === 'passkey' ? 'passkey' : 'password',
+    passkeyVerified: passkeyProven,
+    auditDetails: r.passkeyId ? { passkey: r.passkeyId } : undefined,
     authenticatedAt,
     ssoTenantId,
     client,
@@ -239,6 +260,8 @@ async function startSession(
     twofaPassed: boolean;
     twofaSkipped: boolean;
     authMethod: NewSession['authMethod'];
+    passkeyVerified: boolean;
+    auditDetails?: Record<string, unknown>;
     authenticatedAt: number;
     ssoTenantId: number | null;
     client: ClientInfo;
@@ -259,6 +282,7 @@ async function startSession(
       remember: p.remember,
       twofaPassed: p.twofaPassed,
       twofaSkipped: p.twofaSkipped,
+      passkeyVerified: p.passkeyVerified,
       authMethod: p.authMethod,
       authenticatedAt: p.authenticatedAt,
       ssoTenantId: p.ssoTenantId,
@@ -270,7 +294,7 @@ async function startSession(
     now,
     { rememberDays: config.SESSION_REMEMBER_DAYS, idleMinutes: config.SESSION_IDLE_MINUTES, maxDays: config.SESSION_MAX_DAYS },
   );
-  const audited = auditInsert(db, { tenantId, actorUserId: p.user.id, action: p.action, ipAddress: p.client.ip, userAgent: p.client.userAgent }, now);
+  const audited = auditInsert(db, { tenantId, actorUserId: p.user.id, action: p.action, ipAddress: p.client.ip, userAgent: p.client.userAgent, details: p.auditDetails }, now);
   await db.batch([
     session.insert,
     ...p.writes,

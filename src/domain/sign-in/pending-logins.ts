@@ -13,7 +13,7 @@ export const CHALLENGE_TTL_MS = 10 * 60_000;
 /** Pending logins one account may start per hour (each may mail or text a code). */
 export const CHALLENGES_PER_HOUR = 10;
 
-export type ChallengeKind = 'otp' | 'enable_twofa' | 'additional_challenge';
+export type ChallengeKind = 'otp' | 'enable_twofa' | 'additional_challenge' | 'enrol_passkey';
 export type Challenge = typeof loginChallenges.$inferSelect;
 
 export async function createChallenge(

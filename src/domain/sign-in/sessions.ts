@@ -23,7 +23,9 @@ export interface NewSession {
   tenantId: number | null;
   remember: boolean;
   twofaPassed: boolean;
-  authMethod: 'password' | 'sso' | 'handoff';
+  authMethod: 'password' | 'sso' | 'handoff' | 'passkey';
+  /** Made with a passkey, or a hand-off of such a session (decision 0039). */
+  passkeyVerified?: boolean;
   /** When the person proved who they are (now, or a hand-off's source session's). */
   authenticatedAt: number;
   ssoTenantId: number | null;
@@ -74,6 +76,7 @@ export function prepareSession(db: Db, s: NewSession, now: number, p: SessionPol
     authenticatedAt: s.authenticatedAt,
     ssoTenantId: s.ssoTenantId,
     twofaSkipped: s.twofaSkipped,
+    passkeyVerified: s.passkeyVerified ?? false,
     createdAt: now,
     lastActivityAt: now,
     expiresAt: sessionExpiry(s.remember, now, s.authenticatedAt, p),

@@ -58,14 +58,27 @@ export function assertSubscribed(flag: boolean): void {
   if (!flag) throw new AppError('feature-not-subscribed');
 }
 
-/** POST /admin/twofa: takes effect at the next sign-in of each member without 2FA. */
-export async function setTwofaPolicy(deps: Deps, scope: TenantScope, p: { isTwofaEnforced: boolean; isTwofaSkipAllowed: boolean }, actor: Actor) {
+/**
+ * POST /admin/twofa: takes effect at the next sign-in of each member without 2FA. The passkey
+ * policy is on the same screen (decision 0039): absent, it stays as it is.
+ */
+export async function setTwofaPolicy(
+  deps: Deps,
+  scope: TenantScope,
+  p: { isTwofaEnforced: boolean; isTwofaSkipAllowed: boolean; passkeyPolicy?: Tenant['passkeyPolicy'] },
+  actor: Actor,
+) {
   assertSubscribed(scope.tenant.isFeatureTwofaEnforcementSubscribed);
   const now = deps.clock.now();
-  await scope.updateTenant({ isTwofaEnforced: p.isTwofaEnforced, isTwofaSkipAllowed: p.isTwofaSkipAllowed, updatedAt: now });
+  const passkeyPolicy = p.passkeyPolicy ?? scope.tenant.passkeyPolicy;
+  await scope.updateTenant({ isTwofaEnforced: p.isTwofaEnforced, isTwofaSkipAllowed: p.isTwofaSkipAllowed, passkeyPolicy, updatedAt: now });
   forgetHosts(deps.db);
-  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'tenant.twofa_policy_changed', ipAddress: actor.ip, details: p }, now);
-  return p;
+  const result = { isTwofaEnforced: p.isTwofaEnforced, isTwofaSkipAllowed: p.isTwofaSkipAllowed, passkeyPolicy };
+  await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'tenant.twofa_policy_changed', ipAddress: actor.ip, details: result }, now);
+  if (passkeyPolicy !== scope.tenant.passkeyPolicy) {
+    await audit(deps.db, { tenantId: scope.id, actorUserId: actor.userId, action: 'tenant.passkey_policy_changed', ipAddress: actor.ip, details: { from: scope.tenant.passkeyPolicy, to: passkeyPolicy } }, now);
+  }
+  return result;
 }
 
 export function passwordPolicyView(t: Tenant) {

@@ -54,7 +54,7 @@ export default function UsersScreen(p: UsersScreenProps) {
   const [invited, setInvited] = useState<Set<number>>(new Set());
   const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; user: PersonRow } | null>(null);
   const [importOpen, setImportOpen] = useState(false);
-  const [confirm, setConfirm] = useState<{ kind: 'deactivate' | 'delete'; user: PersonRow } | { kind: 'invite-all' } | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: 'deactivate' | 'delete' | 'passkeys'; user: PersonRow } | { kind: 'invite-all' } | null>(null);
   const [busy, setBusy] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const [tour, setTour] = useState(false);
@@ -142,6 +142,19 @@ export default function UsersScreen(p: UsersScreenProps) {
         await reload();
       } else {
         show('error', t(errorText(r.data.message)));
+      }
+      return;
+    }
+    if (confirm.kind === 'passkeys') {
+      // A lost device (decision 0039): the person signs in with their password and factors again.
+      const r = await api(p.basePath, 'DELETE', `admin/users/${u.id}/passkeys`);
+      setBusy(false);
+      setConfirm(null);
+      if (r.ok) {
+        show('success', t('people.users.passkeysRemoved', { name: u.name }));
+        await reload();
+      } else {
+        show('error', t(errorText(r.data.message)), 10_000);
       }
       return;
     }
@@ -308,6 +321,9 @@ export default function UsersScreen(p: UsersScreenProps) {
           items: (u) => [
             { label: t('admin.common.edit'), ariaLabel: t('people.users.editLabel', { name: who(u) }), disabled: u.invitation_pending, onSelect: () => setDialog({ kind: 'edit', user: u }) },
             { label: t('people.users.deactivate'), ariaLabel: t('people.users.deactivateLabel', { name: who(u) }), disabled: u.invitation_pending, onSelect: () => setConfirm({ kind: 'deactivate', user: u }) },
+            ...(p.canExportAudit && u.passkeys > 0
+              ? [{ label: t('people.users.removePasskeys'), ariaLabel: t('people.users.removePasskeysLabel', { name: who(u) }), onSelect: () => setConfirm({ kind: 'passkeys', user: u }) }]
+              : []),
             { label: t('admin.common.delete'), ariaLabel: t('people.users.deleteLabel', { name: who(u) }), danger: true, onSelect: () => setConfirm({ kind: 'delete', user: u }) },
           ],
         }}
@@ -366,20 +382,36 @@ export default function UsersScreen(p: UsersScreenProps) {
         open={confirm !== null}
         id="users-confirm"
         title={
-          confirm?.kind === 'invite-all' ? t('people.users.inviteAllTitle') : confirm?.kind === 'deactivate' ? t('people.users.deactivateTitle') : t('people.users.deleteTitle')
+          confirm?.kind === 'invite-all'
+            ? t('people.users.inviteAllTitle')
+            : confirm?.kind === 'deactivate'
+              ? t('people.users.deactivateTitle')
+              : confirm?.kind === 'passkeys'
+                ? t('people.users.removePasskeysTitle')
+                : t('people.users.deleteTitle')
         }
         text={
           confirm?.kind === 'invite-all' ? (
             t('people.users.inviteAllText', { count: list.counts.notRegistered })
           ) : confirmUser && confirm?.kind === 'deactivate' ? (
             <DeactivateText t={t} user={confirmUser} />
+          ) : confirmUser && confirm?.kind === 'passkeys' ? (
+            t('people.users.removePasskeysText', { name: confirmUser.name, count: confirmUser.passkeys })
           ) : confirmUser ? (
             t('people.users.deleteText', { name: confirmUser.name, email: confirmUser.email })
           ) : (
             ''
           )
         }
-        confirmLabel={confirm?.kind === 'invite-all' ? t('people.users.inviteAllConfirm') : confirm?.kind === 'deactivate' ? t('people.users.deactivate') : t('admin.common.delete')}
+        confirmLabel={
+          confirm?.kind === 'invite-all'
+            ? t('people.users.inviteAllConfirm')
+            : confirm?.kind === 'deactivate'
+              ? t('people.users.deactivate')
+              : confirm?.kind === 'passkeys'
+                ? t('people.users.removePasskeys')
+                : t('admin.common.delete')
+        }
         cancelLabel={t('admin.common.cancel')}
         danger={confirm?.kind !== 'invite-all'}
         busy={busy}
@@ -453,6 +485,12 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
     },
     p.list.ssoOptionsVisible && { key: 'sso', header: t('people.cols.sso'), width: 'w-[4.5rem]', render: (u) => t(u.is_sso_enabled ? 'people.users.on' : 'people.users.off') },
     { key: 'twofa', header: t('people.cols.twofa'), width: ja ? 'w-[5.5rem]' : 'w-[3.5rem]', render: (u) => t(u.isTwofaEnabled ? 'people.users.on' : 'people.users.off') },
+    {
+      key: 'passkeys',
+      header: t('people.cols.passkeys'),
+      width: ja ? 'w-[6rem]' : 'w-[5.5rem]',
+      render: (u) => <span data-testid="user-passkeys">{u.passkeys > 0 ? t('people.users.passkeyCount', { count: u.passkeys }) : t('people.users.off')}</span>,
+    },
     {
       key: 'created_at',
       header: t('people.cols.createdAt'),

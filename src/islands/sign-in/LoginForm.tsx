@@ -2,7 +2,7 @@
 // JavaScript the same markup is a plain form: it posts to the login page, which answers the next
 // step (the password after Next), an error, or the sign-in's redirect (src/routes/sign-in/login-page.tsx).
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import { api } from '../../shared/api';
+import { api, type ApiResult } from '../../shared/api';
 import { emailProblem } from '../../shared/form-rules';
 import { getT, type Lang } from '../../shared/i18n';
 import { DEFAULT_POLICY, type PasswordPolicy } from '../../shared/account/password-policy';
@@ -18,6 +18,8 @@ import { PasswordInput } from '../kit/PasswordInput';
 // when a sign-in does, so the login page ships no more than its form.
 const ChangePasswordDialog = lazy(() => import('../account/ChangePasswordDialog'));
 const OutlookComplete = lazy(() => import('./OutlookComplete'));
+// Passkeys (decision 0039): the browser's autofill and the button, loaded once the form is live.
+const PasskeySignIn = lazy(() => import('../passkeys/PasskeySignIn'));
 
 export interface LoginFormProps {
   lang: Lang;
@@ -49,6 +51,7 @@ export interface LoginFormProps {
 }
 
 export type LoginStep = 'email' | 'password' | 'sso';
+type SignInAnswer = { user?: SignedInUser; initial_subdomain?: string; duration?: number; password_compliance?: PasswordComplianceAnswer | null };
 type Step = LoginStep;
 export default function LoginForm(props: LoginFormProps) {
   const { lang, basePath, tenant } = props;
@@ -153,13 +156,18 @@ export default function LoginForm(props: LoginFormProps) {
     if (!emailOk || !password || busy || wait > 0) return;
     setBusy(true);
     setAlert(null);
-    const r = await api<{ user?: SignedInUser; initial_subdomain?: string; duration?: number; password_compliance?: PasswordComplianceAnswer | null }>(basePath, 'POST', 'v2/login', {
+    const r = await api<SignInAnswer>(basePath, 'POST', 'v2/login', {
       email,
       password,
       remember,
       ...(props.continuePath ? { continue: props.continuePath } : {}),
     });
     setBusy(false);
+    answered(r, true);
+  };
+
+  /** A way in's answer (the password's, or a passkey's: no password typed, nothing to force). */
+  const answered = (r: ApiResult<SignInAnswer>, passwordTyped: boolean) => {
     if (!r.ok) return showError(r.status, r.data);
     const query = props.query;
     if (r.data.message === 'redirect-to-sso' && r.data.initial_subdomain) return goToSso(r.data.initial_subdomain);
@@ -172,7 +180,11 @@ export default function LoginForm(props: LoginFormProps) {
       return window.location.assign(`${basePath}/additional-challenge?${q}`);
     }
     // The user is stored (spec 01 section 4): the add-in case maps its token instead of redirecting.
-    if (outlookToken) return setOutlookDone(true);
+    if (outlookToken) {
+      // A passkey says who signed in; no address was typed.
+      if (r.data.user) setEmail(r.data.user.email);
+      return setOutlookDone(true);
+    }
     const next = redirectionFor(r.data.user!, {
       hostTenantId: tenant?.id ?? null,
       continuePath: props.continuePath,
@@ -180,7 +192,7 @@ export default function LoginForm(props: LoginFormProps) {
       appUrls: props.appUrls,
     });
     const compliance = r.data.password_compliance;
-    const reason = forcedReason(compliance);
+    const reason = passwordTyped ? forcedReason(compliance) : null;
     if (reason) setForced({ reason, policy: compliance?.policy ?? DEFAULT_POLICY, then: next });
     else setRedirection(next);
   };
@@ -255,7 +267,7 @@ export default function LoginForm(props: LoginFormProps) {
             id="login-email"
             name="email"
             type="email"
-            autoComplete="username"
+            autoComplete="username webauthn"
             value={email}
             readOnly={step === 'password' && Boolean(tenant)}
             aria-invalid={emailError ? true : undefined}
@@ -299,6 +311,13 @@ export default function LoginForm(props: LoginFormProps) {
           {t(step === 'email' ? 'login.next' : step === 'sso' ? 'login.ssoSubmit' : 'login.submit')}
         </button>
       </form>
+      {hydrated && step !== 'sso' && (
+        <div className="mt-4">
+          <Suspense fallback={null}>
+            <PasskeySignIn t={t} basePath={basePath} remember={remember} disabled={disabled} onAnswer={(r) => answered(r as ApiResult<SignInAnswer>, false)} onMessage={setAlert} />
+          </Suspense>
+        </div>
+      )}
       {!tenant && step === 'password' && (
         <>
           <div className="my-4 flex items-center gap-3 text-slate-600" aria-hidden="true">

@@ -2,20 +2,26 @@
 // and whether members may skip the setup (meaningful with force). Save is disabled until
 // something differs from the stored settings; going from optional to force asks first, and
 // cancelling there (or Cancel on the form) puts the stored settings back. POST /admin/twofa.
+// The passkey policy is on the same form (decision 0039): allowed, required for administrators, or
+// required for everyone; people it covers add one at their next sign-in.
 import { useState, type FormEvent } from 'react';
 import { api } from '../../shared/api';
 import { getT, type Lang } from '../../shared/i18n';
+import { PASSKEY_POLICIES, type PasskeyPolicy } from '../../shared/tenant-settings/schemas';
 import { BTN_PRIMARY, BTN_SECONDARY, CARD, ConfirmDialog, Toast, useToast } from '../kit/admin-parts';
 
 export interface TwofaPolicy {
   isTwofaEnforced: boolean;
   isTwofaSkipAllowed: boolean;
+  passkeyPolicy: PasskeyPolicy;
 }
 
 export interface TwofaPolicyFormProps {
   lang: Lang;
   basePath: string;
   policy: TwofaPolicy;
+  /** With SSO on, members who sign in through the IdP are not asked (their IdP decides). */
+  ssoEnabled?: boolean;
 }
 
 export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
@@ -26,7 +32,7 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  const changed = form.isTwofaEnforced !== stored.isTwofaEnforced || form.isTwofaSkipAllowed !== stored.isTwofaSkipAllowed;
+  const changed = form.isTwofaEnforced !== stored.isTwofaEnforced || form.isTwofaSkipAllowed !== stored.isTwofaSkipAllowed || form.passkeyPolicy !== stored.passkeyPolicy;
   const reset = () => setForm(stored);
 
   const save = async () => {
@@ -35,7 +41,7 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
     setBusy(false);
     setConfirming(false);
     if (r.ok) {
-      const next = { isTwofaEnforced: Boolean(r.data.isTwofaEnforced), isTwofaSkipAllowed: Boolean(r.data.isTwofaSkipAllowed) };
+      const next = { isTwofaEnforced: Boolean(r.data.isTwofaEnforced), isTwofaSkipAllowed: Boolean(r.data.isTwofaSkipAllowed), passkeyPolicy: r.data.passkeyPolicy };
       setStored(next);
       setForm(next);
       show('success', t('twofaPolicy.saved'));
@@ -47,7 +53,8 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!changed || busy) return;
-    if (form.isTwofaEnforced && !stored.isTwofaEnforced) return setConfirming(true);
+    const stricter = (form.isTwofaEnforced && !stored.isTwofaEnforced) || PASSKEY_POLICIES.indexOf(form.passkeyPolicy) > PASSKEY_POLICIES.indexOf(stored.passkeyPolicy);
+    if (stricter) return setConfirming(true);
     void save();
   };
 
@@ -101,6 +108,21 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
             {t('twofaPolicy.skipHint')}
           </p>
         </div>
+        <fieldset className="m-0 border-0 p-0" aria-describedby="passkey-policy-hint">
+          <legend className="mb-2 p-0 font-semibold">{t('passkeys.policy.legend')}</legend>
+          <div className="flex flex-col gap-2">
+            {PASSKEY_POLICIES.map((v) => (
+              <label key={v} className="flex items-center gap-2">
+                <input type="radio" name="passkey-policy" value={v} className={radio} checked={form.passkeyPolicy === v} onChange={() => setForm((f) => ({ ...f, passkeyPolicy: v }))} />
+                {t(`passkeys.policy.${v}`)}
+              </label>
+            ))}
+          </div>
+          <p id="passkey-policy-hint" className="m-0 mt-1 text-sm text-slate-700">
+            {t('passkeys.policy.hint')}
+            {p.ssoEnabled ? ` ${t('passkeys.policy.ssoHint')}` : ''}
+          </p>
+        </fieldset>
         <div className="flex gap-2">
           <button type="submit" className={BTN_PRIMARY} disabled={!changed || busy}>
             {t('admin.common.save')}
@@ -113,8 +135,8 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
       <ConfirmDialog
         open={confirming}
         id="twofa-force-confirm"
-        title={t('twofaPolicy.confirmTitle')}
-        text={t('twofaPolicy.confirmText')}
+        title={t(form.isTwofaEnforced && !stored.isTwofaEnforced ? 'twofaPolicy.confirmTitle' : 'passkeys.policy.confirmTitle')}
+        text={t(form.isTwofaEnforced && !stored.isTwofaEnforced ? 'twofaPolicy.confirmText' : 'passkeys.policy.confirmText')}
         confirmLabel={t('twofaPolicy.confirm')}
         cancelLabel={t('admin.common.cancel')}
         busy={busy}

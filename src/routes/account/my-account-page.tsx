@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { devicesRead } from '../../domain/account/devices';
 import { invitationsRead } from '../../domain/account/invitations';
+import { passkeyCountRead } from '../../domain/passkeys/credentials';
 import { read, readAll } from '../../db/client';
 import { publicOrigin } from '../../domain/tenants/hosts';
 import ChangePasswordLauncher from '../../islands/account/ChangePasswordLauncher';
@@ -30,9 +31,10 @@ async function myAccount(c: SignedInCtx) {
   const tenantName = c.var.hostTenant?.name ?? '';
   const sso = isSsoUser(c) || !personal;
   // The screen's data in one round trip after the principal's (issue 23).
-  const { invitations: pending, devices: all } = await readAll(deps.db, {
+  const { invitations: pending, devices: all, passkeys } = await readAll(deps.db, {
     invitations: personal ? invitationsRead(deps.db, user.id) : read({}, () => []),
     devices: devicesRead(deps, c.var.session, scope, rememberedDeviceCookie(c)),
+    passkeys: sso ? read({}, () => 0) : passkeyCountRead(deps.db, user.id),
   });
   const invitations = pending.length;
   // Only what the screen shows goes into the page (the API answer also carries the address).
@@ -87,6 +89,16 @@ async function myAccount(c: SignedInCtx) {
               </a>
               <span className={`rounded px-2 py-0.5 text-sm ${user.twofaMethod ? 'bg-green-100 text-green-900' : 'bg-slate-200 text-slate-800'}`}>
                 {t(user.twofaMethod ? 'myAccount.enabled' : 'myAccount.disabled')}
+              </span>
+            </li>
+          )}
+          {!sso && (
+            <li className={item}>
+              <a className="text-blue-800 underline" href={`${base}/passkeys`} data-testid="my-account-passkeys">
+                {t('myAccount.passkeys')}
+              </a>
+              <span className={`rounded px-2 py-0.5 text-sm ${passkeys > 0 ? 'bg-green-100 text-green-900' : 'bg-slate-200 text-slate-800'}`}>
+                {passkeys > 0 ? t('myAccount.passkeyCount', { count: passkeys }) : t('myAccount.noPasskeys')}
               </span>
             </li>
           )}

@@ -6,19 +6,20 @@ import { allTexts, type Lang, type T } from '../../shared/i18n';
 
 /** The filter's families and the actions of each the domain writes today (src/domain, grep "action:"). */
 export const ACTION_GROUPS: { family: string; actions: string[] }[] = [
-  { family: 'login', actions: ['login.succeeded', 'login.failed', 'login.sso', 'login.handoff', 'login.backup_code_used', 'login.invalid-otp', 'login.invalid-backup-code'] },
+  { family: 'login', actions: ['login.succeeded', 'login.failed', 'login.sso', 'login.handoff', 'login.backup_code_used', 'login.invalid-otp', 'login.invalid-backup-code', 'login.passkey', 'login.passkey_failed'] },
   { family: 'logout', actions: ['logout'] },
   { family: 'session', actions: ['session.revoked', 'session.revoked_others'] },
   { family: 'password', actions: ['password.changed', 'password.reset', 'password.reset_requested'] },
   { family: 'twofa', actions: ['twofa.enabled', 'twofa.disabled', 'twofa.backup_codes_regenerated', 'twofa.remembered_device_forgotten', 'twofa.setup_skipped'] },
+  { family: 'passkey', actions: ['passkey.added', 'passkey.renamed', 'passkey.removed', 'passkey.verification_failed'] },
   {
     family: 'user',
-    actions: ['user.created', 'user.updated', 'user.invited', 'user.registered', 'user.email_verified', 'user.deactivated', 'user.reactivated', 'user.deletion_started', 'user.deleted'],
+    actions: ['user.created', 'user.updated', 'user.invited', 'user.registered', 'user.email_verified', 'user.deactivated', 'user.reactivated', 'user.deletion_started', 'user.deleted', 'user.passkeys_removed'],
   },
   { family: 'users', actions: ['users.imported', 'users.import_updated', 'users.invited', 'users.sso_enabled_for_all', 'users.sso_disabled_for_all'] },
   { family: 'department', actions: ['department.created', 'department.renamed', 'department.members_changed', 'department.deleted'] },
   { family: 'invitation', actions: ['invitation.accepted', 'invitation.declined'] },
-  { family: 'tenant', actions: ['tenant.subdomain_changed', 'tenant.password_policy_changed', 'tenant.twofa_policy_changed'] },
+  { family: 'tenant', actions: ['tenant.subdomain_changed', 'tenant.password_policy_changed', 'tenant.twofa_policy_changed', 'tenant.passkey_policy_changed'] },
   { family: 'ip_restriction', actions: ['ip_restriction.added', 'ip_restriction.deleted', 'ip_restriction.enabled', 'ip_restriction.disabled'] },
   { family: 'admin.sso', actions: ['admin.sso.settings-saved', 'admin.sso.enabled', 'admin.sso.disabled'] },
   { family: 'scim', actions: ['scim.token_created', 'scim.token_revoked', 'scim.settings_updated'] },

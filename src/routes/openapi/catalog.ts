@@ -37,6 +37,7 @@ import {
 } from '../../shared/schemas';
 import { contactSchema, moreServicesSchema } from '../../shared/billing/schemas';
 import { idpStatusSchema, samlSettingSchema } from '../../shared/sso/schemas';
+import { passkeyAssertionSchema, passkeyRegistrationSchema, passkeyRemoveSchema, passkeyRenameSchema, passkeySignInSchema } from '../../shared/passkeys/schemas';
 import { scimSettingsSchema, scimTokenCreateSchema } from '../../shared/scim/schemas';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -79,6 +80,7 @@ const ADMIN = 'Tenant administration';
 const PUBLIC = 'Public';
 const OPERATOR = 'Operator';
 const PEOPLE = 'People administration';
+const PASSKEYS = 'Passkeys';
 
 const IMPORT_ERRORS = ['file-too-large', 'incorrect-encoding', 'unexpected_format', 'no_data', 'quota_finished', 'invalid-csv', 'upload-failed', 'imports-in-progress'];
 
@@ -111,6 +113,22 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'POST', path: '/setup-twofa-at-login/skip', summary: 'Skip the enforced setup when the tenant allows it', tag: AUTH, access: 'login-challenge', errors: ['skip-not-allowed', 'no-pending-login'] }),
   op({ method: 'POST', path: '/outlook-sso/map-user', summary: 'Bind an Outlook add-in token (base64url SHA-256 of its verifier) to the signed-in user, after the person confirmed', tag: AUTH, access: 'authenticated', body: addinTokenSchema, errors: ['invalid-token', 'token-already-used'] }),
   op({ method: 'POST', path: '/outlook-sso/redeem', summary: 'The add-in redeems its mapping with the verifier behind the token (single use)', tag: AUTH, access: 'public', body: addinRedeemSchema, errors: ['invalid-token', 'too-many-attempts'], csrfExempt: true }),
+
+  // Passkeys (decision 0039): sign-in on any host, the steps of a pending login, the person's own
+  op({ method: 'POST', path: '/passkeys/sign-in/options', summary: 'WebAuthn request options for a passkey sign-in (discoverable credentials; challenge bound to this browser and host, 5 minutes, single use)', tag: PASSKEYS, access: 'public', errors: ['too-many-attempts'] }),
+  op({ method: 'POST', path: '/passkeys/sign-in/verify', summary: 'Sign in with a passkey (two factors); then the same rules as every way in', tag: PASSKEYS, access: 'public', body: passkeySignInSchema, errors: ['passkey-invalid', 'deactivated', 'restricted-ip', 'too-many-attempts', 'redirect-to-sso'] }),
+  op({ method: 'POST', path: '/passkeys/second-factor/options', summary: 'Request options for a passkey instead of the one-time code (the pending login\'s person\'s passkeys)', tag: PASSKEYS, access: 'login-challenge', errors: ['no-pending-login', 'no-passkey'] }),
+  op({ method: 'POST', path: '/passkeys/second-factor/verify', summary: 'Second factor at sign-in: a passkey', tag: PASSKEYS, access: 'login-challenge', body: passkeyAssertionSchema, errors: ['passkey-invalid', 'no-pending-login', 'locked-out'] }),
+  op({ method: 'POST', path: '/passkeys/enrolment/options', summary: 'Creation options for the passkey a tenant requires at sign-in', tag: PASSKEYS, access: 'login-challenge', errors: ['no-pending-login', 'passkey-limit-reached'] }),
+  op({ method: 'POST', path: '/passkeys/enrolment/verify', summary: 'Add the passkey a tenant requires and finish the sign-in', tag: PASSKEYS, access: 'login-challenge', body: passkeyRegistrationSchema, errors: ['passkey-registration-failed', 'passkey-already-registered', 'no-pending-login', 'too-many-attempts'] }),
+  op({ method: 'GET', path: '/passkeys', summary: 'The person\'s passkeys: name, model, added, last used, synced or device-bound', tag: PASSKEYS, access: 'person', errors: ['forbidden'] }),
+  op({ method: 'POST', path: '/passkeys/options', summary: 'Creation options for a new passkey (password or passkey confirmed within 15 minutes)', tag: PASSKEYS, access: 'person', errors: ['password-verification-required', 'passkey-limit-reached', 'forbidden'] }),
+  op({ method: 'POST', path: '/passkeys', summary: 'Add a passkey (the browser\'s answer to the creation options)', tag: PASSKEYS, access: 'person', body: passkeyRegistrationSchema, status: 201, errors: ['password-verification-required', 'passkey-registration-failed', 'passkey-already-registered', 'passkey-limit-reached', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'PATCH', path: '/passkeys/:id', summary: 'Rename one of the person\'s passkeys', tag: PASSKEYS, access: 'person', body: passkeyRenameSchema, errors: ['not-found', 'forbidden'] }),
+  op({ method: 'DELETE', path: '/passkeys/:id', summary: 'Remove one of the person\'s passkeys (the password again); refused for the last way in', tag: PASSKEYS, access: 'person', body: passkeyRemoveSchema, errors: ['wrong_password', 'password-verification-required', 'cannot-remove-last-passkey', 'not-found', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'POST', path: '/passkeys/verify-session/options', summary: 'Request options to confirm who is at the keyboard with one of the person\'s passkeys', tag: PASSKEYS, access: 'person', errors: ['no-passkey', 'forbidden'] }),
+  op({ method: 'POST', path: '/passkeys/verify-session', summary: 'Confirm with a passkey instead of the password (security changes open for 15 minutes)', tag: PASSKEYS, access: 'person', body: passkeyAssertionSchema, errors: ['passkey-invalid', 'too-many-attempts', 'forbidden'] }),
+  op({ method: 'DELETE', path: '/admin/users/:id/passkeys', summary: 'Remove every passkey of a member of this tenant alone (a lost device); audited', tag: PEOPLE, access: 'admin', errors: ['not-found', 'no-passkey', 'belongs-to-multiple-tenants', 'cannot-remove-last-passkey', 'invitation-pending'] }),
 
   // Account
   op({ method: 'PATCH', path: '/user/language', summary: 'Change the display language', tag: ACCOUNT, access: 'authenticated', body: languageSchema }),

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { exchangeHandoff } from '../../domain/sign-in/handoff';
 import { AppError } from '../../domain/errors';
 import { safeContinuePath } from '../../shared/sign-in/continue-path';
+import { pendingStepUrl } from '../../shared/sign-in/signed-in';
 import { appPaths } from '../http/apps';
 import type { AppEnv } from '../http/env';
 import { clientInfo, setSignInCookies, takeHandoffBinding } from './http';
@@ -35,7 +36,7 @@ handoffPages.get('/handoff', async (c) => {
     const q = `?continue=${encodeURIComponent(next)}`;
     if (outcome.kind === 'redirect-to-sso') return c.redirect(`${base}/login${q}`, 302);
     setChallengeCookie(c, outcome.challengeToken);
-    return c.redirect(`${base}/${outcome.message === 'enter-otp' ? 'otp' : 'setup-twofa-at-login'}${q}`, 302);
+    return c.redirect(pendingStepUrl(outcome.message, base, q) ?? `${base}/login${q}`, 302);
   } catch (e) {
     if (e instanceof AppError) return renderErrorPage(c, 400, 'errors.handoff-invalid');
     throw e;

@@ -60,7 +60,7 @@ tenantSettingsApi.patch('/admin/disable-ip-restriction', admin, async (c) => {
 
 tenantSettingsApi.get('/admin/twofa', admin, (c) => {
   const t = c.var.tenantScope.tenant;
-  return c.json({ isTwofaEnforced: t.isTwofaEnforced, isTwofaSkipAllowed: t.isTwofaSkipAllowed, isFeatureTwofaEnforcementSubscribed: t.isFeatureTwofaEnforcementSubscribed });
+  return c.json({ isTwofaEnforced: t.isTwofaEnforced, isTwofaSkipAllowed: t.isTwofaSkipAllowed, passkeyPolicy: t.passkeyPolicy, isFeatureTwofaEnforcementSubscribed: t.isFeatureTwofaEnforcementSubscribed });
 });
 
 tenantSettingsApi.post('/admin/twofa', admin, async (c) => {

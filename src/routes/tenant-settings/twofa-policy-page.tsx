@@ -22,7 +22,12 @@ export async function twofaPolicyPage(c: TenantCtx) {
           <Island
             name="TwofaPolicyForm"
             component={TwofaPolicyForm}
-            props={{ lang, basePath: base, policy: { isTwofaEnforced: scope.tenant.isTwofaEnforced, isTwofaSkipAllowed: scope.tenant.isTwofaSkipAllowed } }}
+            props={{
+              lang,
+              basePath: base,
+              policy: { isTwofaEnforced: scope.tenant.isTwofaEnforced, isTwofaSkipAllowed: scope.tenant.isTwofaSkipAllowed, passkeyPolicy: scope.tenant.passkeyPolicy },
+              ssoEnabled: scope.tenant.isSsoEnabled,
+            }}
           />
         ) : (
           <OptionalFeature t={t} base={base} />

@@ -11,6 +11,7 @@ import { Hono } from 'hono';
 import type { ReactNode } from 'react';
 import { users } from '../../db/schema';
 import { findChallenge, type ChallengeKind } from '../../domain/sign-in/pending-logins';
+import { hasPasskey } from '../../domain/passkeys/credentials';
 import { listMemberships } from '../../domain/tenants/memberships';
 import { enforcement } from '../../domain/twofa/login';
 import { SMS_RESEND_COOLDOWN_S } from '../../domain/twofa/setup';
@@ -32,7 +33,7 @@ import { renderPage } from '../http/page';
 export const twofaLoginPages = new Hono<AppEnv>();
 
 /** The sign-in context from the page's query, read the way the login page reads it. */
-function signInContext(c: Ctx): SignInContext {
+export function signInContext(c: Ctx): SignInContext {
   const { deps, lang, hostTenant } = c.var;
   const base = deps.config.BASE_PATH;
   return {
@@ -49,7 +50,7 @@ function signInContext(c: Ctx): SignInContext {
 }
 
 /** The live pending login of this kind and its user, or null. */
-async function pendingLogin(c: Ctx, kind: ChallengeKind) {
+export async function pendingLogin(c: Ctx, kind: ChallengeKind) {
   const { deps, hostTenant } = c.var;
   const challenge = await findChallenge(deps, challengeToken(c), hostTenant?.id ?? null, kind);
   if (!challenge) return null;
@@ -61,7 +62,8 @@ export function backToLogin(c: Ctx) {
   return c.redirect(loginWithNotice(c.get('deps').config.BASE_PATH, new URL(c.req.url).search, 'no-pending-login'), 302);
 }
 
-function page(c: Ctx, titleKey: string, heading: string, body: ReactNode) {
+/** A page of a pending login's step (also the passkey steps', routes/passkeys). */
+export function pendingStepPage(c: Ctx, titleKey: string, heading: string, body: ReactNode) {
   const { t, lang, deps } = c.var;
   // Codes and secrets are on these pages: never kept by a cache.
   c.header('Cache-Control', 'no-store');
@@ -84,13 +86,15 @@ twofaLoginPages.get('/otp', async (c) => {
   const method = user.twofaMethod === 'sms' ? 'sms' : 'app';
   const sentAt = challenge.codeSentAt;
   const resendIn = method === 'sms' && sentAt ? Math.max(0, Math.ceil((sentAt + SMS_RESEND_COOLDOWN_S * 1000 - c.get('deps').clock.now()) / 1000)) : 0;
-  return page(c, 'titles.enter-otp', c.get('t')('otp.heading'), <Island name="OtpForm" component={OtpForm} props={{ ...signInContext(c), method, resendIn }} />);
+  // A person with a passkey may use it instead of the code (decision 0039).
+  const passkey = await hasPasskey(c.get('deps').db, user.id);
+  return pendingStepPage(c, 'titles.enter-otp', c.get('t')('otp.heading'), <Island name="OtpForm" component={OtpForm} props={{ ...signInContext(c), method, resendIn, passkey }} />);
 });
 
 twofaLoginPages.get('/recovery', async (c) => {
   if (!(await pendingLogin(c, 'otp'))) return backToLogin(c);
   const { t } = c.var;
-  return page(
+  return pendingStepPage(
     c,
     'titles.backup-login',
     t('backupLogin.heading'),
@@ -105,7 +109,7 @@ twofaLoginPages.get('/setup-twofa-at-login', async (c) => {
   const pending = await pendingLogin(c, 'enable_twofa');
   if (!pending) return backToLogin(c);
   const { skipAllowed } = enforcement(c.get('hostTenant'), await listMemberships(c.get('deps').db, pending.user.id));
-  return page(
+  return pendingStepPage(
     c,
     'titles.setup-twofa-at-login',
     c.get('t')('setupAtLogin.heading'),

@@ -185,6 +185,8 @@ export interface AdminUser {
   saml_name_id: string | null;
   isTwofaEnabled: boolean;
   twofaMethod: 'app' | 'sms' | null;
+  /** How many passkeys the person has (decision 0039). */
+  passkeys: number;
   created_at: string;
   /** null: never active (the resend-invite button shows). */
   last_active_at: string | null;

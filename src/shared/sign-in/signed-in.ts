@@ -52,5 +52,6 @@ export function forcedReason(compliance: PasswordComplianceAnswer | null | undef
 export function pendingStepUrl(message: string | undefined, basePath: string, query = ''): string | null {
   if (message === 'enter-otp') return `${basePath}/otp${query}`;
   if (message === 'enable-twofa') return `${basePath}/setup-twofa-at-login${query}`;
+  if (message === 'enable-passkey') return `${basePath}/setup-passkey-at-login${query}`;
   return null;
 }

@@ -36,7 +36,11 @@ export const whitelistedIpSchema = z.object({
   description: z.optional(z.nullable(z.string().check(z.maxLength(255)))),
 });
 
-export const twofaPolicySchema = z.object({ isTwofaEnforced: z.boolean(), isTwofaSkipAllowed: z.boolean() });
+/** Who must have a passkey (decision 0039); absent: unchanged. */
+export const PASSKEY_POLICIES = ['allowed', 'admins', 'everyone'] as const;
+export type PasskeyPolicy = (typeof PASSKEY_POLICIES)[number];
+
+export const twofaPolicySchema = z.object({ isTwofaEnforced: z.boolean(), isTwofaSkipAllowed: z.boolean(), passkeyPolicy: z.optional(z.enum(PASSKEY_POLICIES)) });
 
 export const passwordPolicySchema = z.object({
   minimumPasswordLength: z.number({ error: 'admin.passwordPolicy.minLength' }).check(

@@ -25,7 +25,7 @@ process.env.E2E_SMTP_PORT ??= freePort();
 process.env.E2E_IDP_PORT ??= freePort();
 process.env.E2E_DB_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 const port = process.env.E2E_PORT;
-const EXCLUSIVE_TESTS = /(maintenance-banner|operator-cli)\.spec\.ts$/;
+const EXCLUSIVE_TESTS = /(maintenance-banner|operator-cli|passkeys-one-domain)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -46,7 +46,7 @@ child.stdout.on('data', (chunk) => {
   if (!announced && /Ready on/.test(String(chunk))) {
     announced = true;
     stopCrons = startCronTimer(crons, fireCron);
-    console.log(`\nPortal (workerd + local D1) ready. Open: http://acme.localhost:${port}/accounts/login`);
+    console.log(`\nPortal (workerd + local D1) ready. Open: http://acme.${process.env.PORTAL_DOMAIN || 'localhost'}:${port}/accounts/login`);
     console.log(`Cron triggers fire on schedule (${crons.map((c) => `"${c}"`).join(', ')}, UTC) through /__scheduled.`);
     console.log('Demo accounts: admin@acme.test, user@acme.test, multi@example.test ... password Portal-Demo-2026!\n');
   }

@@ -21,14 +21,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadArgon2Node } from '../src/adapters/argon2-node';
 import { migrateLibsql, openLibsql } from '../src/adapters/db-libsql';
-import { outboxMailer } from '../src/adapters/mail-outbox';
-import { outboxSms } from '../src/adapters/sms-outbox';
-import { standInAppUsage } from '../src/adapters/app-usage';
 import { createApp } from '../src/app';
+import { inProcessDeps } from './in-process';
 import { readConfig } from '../src/config';
 import { seedDemo } from '../src/db/seed';
 import { demoSeedTools } from '../src/domain/operations/demo-data';
-import type { Deps } from '../src/deps';
 import { createPasswordHasher } from '../src/domain/security/password-hashing';
 import { IMPORT_HEADERS } from '../src/shared/people/schemas';
 
@@ -51,16 +48,7 @@ await migrateLibsql(db, join(root, 'migrations'));
 const passwords = createPasswordHasher(loadArgon2Node);
 const now = Date.now();
 await seedDemo(db, demoSeedTools(passwords, config.DATA_ENCRYPTION_KEY), now);
-const deps: Deps = {
-  db,
-  config,
-  clock: { now: () => Date.now() },
-  passwords,
-  mailer: outboxMailer(db, () => Date.now()),
-  sms: outboxSms(db, () => Date.now()),
-  runtime: { clientIp: () => '133.242.10.20', isHttps: () => false, header: (req, _env, name) => req.headers.get(name) ?? undefined, requestId: () => null, geo: () => null },
-  appUsage: standInAppUsage,
-};
+const deps = inProcessDeps(db, config, passwords, '133.242.10.20');
 const app = createApp(deps);
 
 // ---------------------------------------------------------------------------------------------

@@ -13,12 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadArgon2Node } from '../src/adapters/argon2-node';
 import { migrateLibsql, openLibsql } from '../src/adapters/db-libsql';
-import { outboxMailer } from '../src/adapters/mail-outbox';
-import { outboxSms } from '../src/adapters/sms-outbox';
-import { standInAppUsage } from '../src/adapters/app-usage';
 import { createApp } from '../src/app';
+import { inProcessDeps } from './in-process';
 import { readConfig } from '../src/config';
-import type { Deps } from '../src/deps';
 import { createScimToken } from '../src/domain/scim/tokens';
 import { createPasswordHasher } from '../src/domain/security/password-hashing';
 
@@ -39,16 +36,7 @@ db.batch = ((statements: never) => {
   batches++;
   return batch(statements);
 }) as typeof db.batch;
-const deps: Deps = {
-  db,
-  config,
-  clock: { now: () => Date.now() },
-  passwords,
-  mailer: outboxMailer(db, () => Date.now()),
-  sms: outboxSms(db, () => Date.now()),
-  runtime: { clientIp: () => '20.190.128.1', isHttps: () => false, header: (req, _env, name) => req.headers.get(name) ?? undefined, requestId: () => null, geo: () => null },
-  appUsage: standInAppUsage,
-};
+const deps = inProcessDeps(db, config, passwords, '20.190.128.1');
 const app = createApp(deps);
 
 async function tenant(label: string): Promise<string> {

@@ -7,17 +7,9 @@
 // Writes go straight into the server's database file, like dedicated-users.ts (WAL; both sides
 // wait for a lock): single short statements, idempotent, and each call puts the tenant back to
 // its starting state, so a retried test starts from the same place.
-import { createClient, type Client } from '@libsql/client';
-import { join } from 'node:path';
 import { ensureDedicatedUsers } from './dedicated-users';
 import { serverEnv } from './server-env';
-import { writeReturning } from './db-write';
-
-function open(): Client {
-  const dir = process.env.E2E_DB_DIR;
-  if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
-  return createClient({ url: `file:${join(dir, 'portal.db')}`, timeout: 5000 });
-}
+import { openServerDb, writeReturning } from './db-write';
 
 const DAY = 86_400_000;
 
@@ -64,7 +56,7 @@ export function primaryContactOf(tenant: SettingsTenant) {
  */
 export async function ensureSettingsTenant(tenant: SettingsTenant, people: TenantPerson[]): Promise<number> {
   const ids = await ensureDedicatedUsers(people.map((p) => ({ from: p.admin ? 'admin@acme.test' : 'user@acme.test', email: p.email, language: p.language })));
-  const db = open();
+  const db = openServerDb();
   const now = Date.now();
   try {
     const r = await writeReturning(db, {

@@ -6,15 +6,8 @@
 // Writing while the server runs is safe: the file is in WAL mode and both the server's connections
 // (src/adapters/db-libsql.ts) and this one wait up to 5 s for a lock instead of failing, and these
 // are single short statements. The copy is idempotent (a retried worker runs it again).
-import { createClient, type Client } from '@libsql/client';
-import { join } from 'node:path';
-import { writeReturning } from './db-write';
-
-function open(): Client {
-  const dir = process.env.E2E_DB_DIR;
-  if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
-  return createClient({ url: `file:${join(dir, 'portal.db')}`, timeout: 5000 });
-}
+import type { Client } from '@libsql/client';
+import { openServerDb, writeReturning } from './db-write';
 
 async function columns(db: Client, table: string): Promise<string[]> {
   const r = await db.execute(`PRAGMA table_info(${table})`);
@@ -36,7 +29,7 @@ export interface DedicatedUser {
  */
 export async function ensureDedicatedUsers(users: DedicatedUser[]): Promise<Record<string, number>> {
   const ids: Record<string, number> = {};
-  const db = open();
+  const db = openServerDb();
   try {
     const userCols = await columns(db, 'users');
     const memberCols = await columns(db, 'tenant_users');
@@ -81,7 +74,7 @@ export async function ensureDedicatedUsers(users: DedicatedUser[]): Promise<Reco
  * 10 minutes pass (the pending login itself stays).
  */
 export async function ageAdditionalChallenge(email: string, what: 'resendable' | 'expired'): Promise<void> {
-  const db = open();
+  const db = openServerDb();
   try {
     const sql =
       what === 'resendable'

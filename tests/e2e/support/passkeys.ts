@@ -2,23 +2,15 @@
 // with no passkey yet, and a tenant of their own whose policy requires passkeys (a policy on Acme
 // would stop every other journey at the enrolment screen). Short, idempotent writes to the server's
 // database file, like support/twofa.ts.
-import { createClient, type Client } from '@libsql/client';
 import type { CDPSession, Page } from '@playwright/test';
-import { join } from 'node:path';
 import { ensureDedicatedUsers, type DedicatedUser } from './dedicated-users';
-import { writeReturning } from './db-write';
+import { openServerDb, writeReturning } from './db-write';
 import { DEMO_PASSWORD, expect } from '../fixtures';
-
-function open(): Client {
-  const dir = process.env.E2E_DB_DIR;
-  if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
-  return createClient({ url: `file:${join(dir, 'portal.db')}`, timeout: 5000 });
-}
 
 /** Dedicated users with no passkey and no passkey or password-check throttles. */
 export async function ensurePasskeyUsers(users: DedicatedUser[]): Promise<Record<string, number>> {
   const ids = await ensureDedicatedUsers(users);
-  const db = open();
+  const db = openServerDb();
   try {
     for (const id of Object.values(ids)) {
       await db.batch(
@@ -38,7 +30,7 @@ export async function ensurePasskeyUsers(users: DedicatedUser[]): Promise<Record
 /** A contracted tenant with the card app, subscribed to 2FA enforcement, with this passkey policy
  *  (every member requires one, by default), and `emails` as members (their Acme membership copied). */
 export async function ensurePasskeyTenant(label: string, name: string, emails: string[], policy: 'allowed' | 'admins' | 'everyone' = 'everyone'): Promise<number> {
-  const db = open();
+  const db = openServerDb();
   try {
     const r = await writeReturning(db, {
       sql: `INSERT INTO tenants (name, initial_subdomain, status, is_feature_twofa_enforcement_subscribed, passkey_policy)

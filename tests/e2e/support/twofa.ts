@@ -7,9 +7,7 @@
 // Writes go straight into the server's database file, like support/dedicated-users.ts does (WAL,
 // and both sides wait for a lock): single short statements, idempotent, so a retried test starts
 // from the same state.
-import { createClient, type Client } from '@libsql/client';
 import { expect, type Page } from '@playwright/test';
-import { join } from 'node:path';
 import { generate } from 'otplib';
 import { readConfig } from '../../../src/config';
 import { encryptSecret } from '../../../src/domain/security/secrets';
@@ -17,13 +15,7 @@ import { backupCodeHash, formatBackupCode, newBackupCodes, newTotpSecret } from 
 import { BASE } from '../fixtures';
 import { ensureDedicatedUsers, type DedicatedUser } from './dedicated-users';
 import { serverEnv } from './server-env';
-import { writeReturning } from './db-write';
-
-function open(): Client {
-  const dir = process.env.E2E_DB_DIR;
-  if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
-  return createClient({ url: `file:${join(dir, 'portal.db')}`, timeout: 5000 });
-}
+import { openServerDb, writeReturning } from './db-write';
 
 /**
  * Dedicated users (copies of a demo user, see dedicated-users.ts) with no second factor, no
@@ -31,7 +23,7 @@ function open(): Client {
  */
 export async function ensureTwofaUsers(users: DedicatedUser[]): Promise<Record<string, number>> {
   const ids = await ensureDedicatedUsers(users);
-  const db = open();
+  const db = openServerDb();
   try {
     for (const id of Object.values(ids)) {
       await db.batch(
@@ -69,7 +61,7 @@ export interface EnforcingTenant {
  * and `emails` as its members (their Acme membership copied: normal members with the card app).
  */
 export async function ensureEnforcingTenant(tenant: EnforcingTenant, emails: string[]): Promise<number> {
-  const db = open();
+  const db = openServerDb();
   try {
     const r = await writeReturning(db, {
       sql: `INSERT INTO tenants (name, initial_subdomain, status, is_feature_twofa_enforcement_subscribed, is_twofa_enforced, is_twofa_skip_allowed, minimum_password_length)
@@ -99,7 +91,7 @@ export async function ensureEnforcingTenant(tenant: EnforcingTenant, emails: str
 
 /** The 6-digit code of the newest SMS to `e164` written at or after `since`, waiting for it. */
 export async function waitForSmsCode(e164: string, since: number, timeout = 10_000): Promise<string> {
-  const db = open();
+  const db = openServerDb();
   try {
     const deadline = Date.now() + timeout;
     for (;;) {
@@ -123,7 +115,7 @@ export async function waitForSmsCode(e164: string, since: number, timeout = 10_0
 
 /** Every SMS to `e164` at or after `since`. */
 export async function smsCount(e164: string, since: number): Promise<number> {
-  const db = open();
+  const db = openServerDb();
   try {
     const r = await db.execute({ sql: "SELECT count(*) AS n FROM outbox WHERE channel = 'sms' AND recipient = ? AND created_at >= ?", args: [e164, since] });
     return Number(r.rows[0]!.n);
@@ -134,7 +126,7 @@ export async function smsCount(e164: string, since: number): Promise<number> {
 
 /** Lets the minute between SMS codes of the user's pending login pass (a minute the journey does not wait). */
 export async function ageLoginSms(email: string): Promise<void> {
-  const db = open();
+  const db = openServerDb();
   try {
     const r = await db.execute({
       sql: "UPDATE login_challenges SET code_sent_at = code_sent_at - 61000 WHERE completed_at IS NULL AND kind = 'otp' AND user_id = (SELECT id FROM users WHERE email = ?)",
@@ -216,7 +208,7 @@ export async function seedTwofa(email: string, factor: { method: 'app' } | { met
   const key = readConfig(serverEnv()).DATA_ENCRYPTION_KEY;
   const secret = newTotpSecret();
   const codes = newBackupCodes();
-  const db = open();
+  const db = openServerDb();
   try {
     const row = await db.execute({ sql: 'SELECT id FROM users WHERE email = ?', args: [email] });
     const id = Number(row.rows[0]!.id);

@@ -12,6 +12,7 @@ import { migrateLibsql, openLibsql } from '../../src/adapters/db-libsql';
 import { authenticateOperator, createOperatorToken } from '../../src/domain/operator/tokens';
 import { OPERATOR_SCOPES } from '../../src/shared/operator/schemas';
 import { createHarness, type Harness } from '../support/harness';
+import { cliOutput } from '../support/cli-output';
 
 let h: Harness;
 let server: ServerType;
@@ -33,20 +34,7 @@ afterAll(() => {
   h.close();
 });
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const [log, error] = [console.log, console.error];
-  console.log = (...a: unknown[]) => out.push(a.join(' '));
-  console.error = (...a: unknown[]) => err.push(a.join(' '));
-  try {
-    const code = await main([...argv, '--url', url, '--token', token]);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
+const cli = (...argv: string[]) => cliOutput(() => main([...argv, '--url', url, '--token', token]));
 
 describe('portal CLI over the operator API', () => {
   it('creates a tenant, shows it by subdomain, updates it, and prints JSON with --json', async () => {
@@ -134,19 +122,7 @@ describe('token administration on a libSQL database', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = async (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const [log, error] = [console.log, console.error];
-    console.log = (...a: unknown[]) => out.push(a.join(' '));
-    console.error = (...a: unknown[]) => err.push(a.join(' '));
-    try {
-      return { code: await main([...argv, '--libsql', dbUrl]), out: out.join('\n'), err: err.join('\n') };
-    } finally {
-      console.log = log;
-      console.error = error;
-    }
-  };
+  const run = (...argv: string[]) => cliOutput(() => main([...argv, '--libsql', dbUrl]));
 
   it('creates (printed once, stored hashed, 90 days by default), lists and revokes; a revoked token is refused', async () => {
     const before = Date.now();

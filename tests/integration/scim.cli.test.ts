@@ -11,6 +11,7 @@ import { migrateLibsql, openLibsql } from '../../src/adapters/db-libsql';
 import { tenants } from '../../src/db/schema';
 import { authenticateScim } from '../../src/domain/scim/auth';
 import { sha256Hex } from '../../src/domain/security/tokens';
+import { cliOutput } from '../support/cli-output';
 
 describe('scim-token on a libSQL database', () => {
   let dir: string;
@@ -33,19 +34,7 @@ describe('scim-token on a libSQL database', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = async (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const [log, error] = [console.log, console.error];
-    console.log = (...a: unknown[]) => out.push(a.join(' '));
-    console.error = (...a: unknown[]) => err.push(a.join(' '));
-    try {
-      return { code: await main([...argv, '--libsql', dbUrl, '--url', 'https://portal.example.com/accounts']), out: out.join('\n'), err: err.join('\n') };
-    } finally {
-      console.log = log;
-      console.error = error;
-    }
-  };
+  const run = (...argv: string[]) => cliOutput(() => main([...argv, '--libsql', dbUrl, '--url', 'https://portal.example.com/accounts']));
 
   it('prints the token once with the base URL; only its digest is stored; it opens that tenant only', async () => {
     const made = await run('scim-token', 'hooli-xyz', '--name', 'Okta setup');

@@ -37,13 +37,26 @@ function formatter(lang: Lang, timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+// The same instants come back on every render of a list (created, last active), and
+// formatToParts is the slow part of a row: the last few thousand answers are kept, per language
+// and zone. Only the text of a date is kept; nothing here decides anything.
+const recent = new Map<string, string>();
+const RECENT_LIMIT = 4096;
+
 /** "2026/4/27 (月) 09:05:03" in Japanese, "2026/4/27 (Mon) 09:05:03" in English. */
 export function formatDateTime(value: string | number | Date, lang: Lang, timeZone: string = SERVER_TIME_ZONE): string {
   const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
+  const ms = date.getTime();
+  if (Number.isNaN(ms)) return '';
+  const key = `${lang}|${timeZone}|${Math.floor(ms / 1000)}`;
+  const known = recent.get(key);
+  if (known !== undefined) return known;
   const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
   for (const p of formatter(lang, timeZone).formatToParts(date)) parts[p.type] = p.value;
-  return `${parts.year}/${parts.month}/${parts.day} (${parts.weekday}) ${parts.hour}:${parts.minute}:${parts.second}`;
+  const text = `${parts.year}/${parts.month}/${parts.day} (${parts.weekday}) ${parts.hour}:${parts.minute}:${parts.second}`;
+  if (recent.size >= RECENT_LIMIT) recent.clear();
+  recent.set(key, text);
+  return text;
 }
 
 /** "2026/4/27 (月)": the date part alone. */

@@ -4,7 +4,7 @@
 // the remembered two-factor devices, which are the person's (decision 0035).
 import { and, desc, eq, gt, ne } from 'drizzle-orm';
 import type { Deps } from '../../deps';
-import { read, readOne } from '../../db/client';
+import { prepared, read, readOne, type Placeholders } from '../../db/client';
 import { rememberedDevices, sessions, type Session } from '../../db/schema';
 
 type RememberedDevice = typeof rememberedDevices.$inferSelect;
@@ -60,16 +60,27 @@ export async function forgetRememberedDevice(deps: Deps, current: Session, scope
   await audit(deps.db, { tenantId: current.tenantId, actorUserId: current.userId, action: 'twofa.remembered_device_forgotten', targetType: 'remembered_device', targetId: id, ipAddress: ip }, deps.clock.now());
 }
 
+// Built once (issue 23): the other sessions of a person, or of a tenant's IdP-made session.
+const otherSessions = {
+  person: prepared((db, p: Placeholders<{ userId: number; current: string; now: number }>) =>
+    db.select().from(sessions).where(and(eq(sessions.userId, p.userId), ne(sessions.id, p.current), gt(sessions.expiresAt, p.now))).orderBy(desc(sessions.lastActivityAt)),
+  ),
+  tenant: prepared((db, p: Placeholders<{ userId: number; current: string; now: number; tenantId: number }>) =>
+    db.select().from(sessions).where(and(eq(sessions.userId, p.userId), eq(sessions.tenantId, p.tenantId), ne(sessions.id, p.current), gt(sessions.expiresAt, p.now))).orderBy(desc(sessions.lastActivityAt)),
+  ),
+};
+const rememberedOf = prepared((db, p: Placeholders<{ userId: number; now: number }>) =>
+  db.select().from(rememberedDevices).where(and(eq(rememberedDevices.userId, p.userId), gt(rememberedDevices.expiresAt, p.now))).orderBy(desc(rememberedDevices.createdAt)),
+);
+
 /** The session devices as a batchable read (my-account reads them with its other data). */
 export function devicesRead(deps: Deps, current: Session, scope: SessionScope, rememberToken?: string) {
+  const base = { userId: current.userId, current: current.id, now: deps.clock.now() };
   return read(
     {
-      others: deps.db
-        .select()
-        .from(sessions)
-        .where(and(sessionsInScope(scope, current.userId), ne(sessions.id, current.id), gt(sessions.expiresAt, deps.clock.now())))
-        .orderBy(desc(sessions.lastActivityAt)),
-      remembered: scope.kind === 'person' ? rememberedDevicesQuery(deps, current.userId) : undefined,
+      // The same rows as sessionsInScope selects (the revocations below use it).
+      others: scope.kind === 'person' ? otherSessions.person(deps.db, base) : otherSessions.tenant(deps.db, { ...base, tenantId: scope.tenantId }),
+      remembered: scope.kind === 'person' ? rememberedOf(deps.db, { userId: current.userId, now: base.now }) : undefined,
     },
     ({ others, remembered }) => ({
       scope: scope.kind,

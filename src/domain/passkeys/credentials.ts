@@ -4,7 +4,7 @@
 // inside the statement that removes (decision 0035 section 3).
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { createHmac } from 'node:crypto';
-import { read, type Db } from '../../db/client';
+import { prepared, read, type Db, type Placeholders } from '../../db/client';
 import type { Deps } from '../../deps';
 import { passkeys, tenants, tenantUsers, users, type User } from '../../db/schema';
 import { AppError, text, ValidationError } from '../errors';
@@ -36,8 +36,10 @@ export async function listPasskeys(db: Db, userId: number): Promise<PasskeyRow[]
 }
 
 /** How many passkeys the person has (my-account's entry), as a read of a screen's one batch. */
+const passkeyCount = prepared((db, p: Placeholders<{ userId: number }>) => db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, p.userId)));
+
 export function passkeyCountRead(db: Db, userId: number) {
-  return read({ n: db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, userId)) }, ({ n }): number => n[0]?.n ?? 0);
+  return read({ n: passkeyCount(db, { userId }) }, ({ n }): number => n[0]?.n ?? 0);
 }
 
 export async function hasPasskey(db: Db, userId: number): Promise<boolean> {

@@ -3,12 +3,12 @@
 // costs two round trips on D1 (issue 23). Search and sort run in SQL, so a 50,000-member tenant
 // answers from indexes and one sort, never by loading every row.
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { combine, read, readOne } from '../../db/client';
+import { combine, read, readOne, type Placeholders } from '../../db/client';
 import { additionalDepartments, departments, importLogs, passkeys, samlSettings, tenantApps, tenantUsers, users, type AppKey } from '../../db/schema';
 import type { AdminUser, AllowedApp, DepartmentRef, ManagedApp, UsersPage, UsersQuery } from '../../shared/people/schemas';
 import type { ImportLog } from '../../shared/people/schemas';
 import { memberApps } from '../tenants/memberships';
-import type { TenantScope } from '../tenants/scope';
+import { scopedRead, scopedShapes, type PreparedScope, type TenantScope } from '../tenants/scope';
 import { activeMember, containsPattern, iso } from './members';
 
 const MANAGED: AppKey[] = ['meishi', 'scheduler'];
@@ -47,43 +47,91 @@ const ITEM = {
   deptName: sql<string | null>`${departments.name}`.as('d_name'),
 };
 
-/** One page of members (with the main department joined), and the additional departments of exactly that page. */
-function memberPage(scope: TenantScope, where: SQL, order: SQL[], limit: number, offset: number) {
-  const { db } = scope;
-  const page = db
+// The lists' reads are built once per shape and sent with new values (src/db/client.ts
+// `prepared`): drizzle building them on every request was a third of the users screen's CPU.
+type MemberFilter = 'active' | 'search' | 'deactivated' | 'one';
+type MemberOrder = `${UsersQuery['sort']} ${'asc' | 'desc'}` | 'deactivated' | 'id';
+/** Which members and in which order: one SQL each. */
+type MemberShape = `${MemberFilter}/${MemberOrder}`;
+type MemberValues = { pattern: string; userId: number; limit: number; offset: number };
+
+function memberWhere(s: PreparedScope, filter: MemberFilter, p: Placeholders<Pick<MemberValues, 'pattern' | 'userId'>>): SQL {
+  switch (filter) {
+    case 'active':
+      return s.own(tenantUsers, isNull(tenantUsers.deactivatedAt));
+    case 'search':
+      // A pending invitation's account name is not the tenant's to search.
+      return s.own(
+        tenantUsers,
+        isNull(tenantUsers.deactivatedAt),
+        sql`((${tenantUsers.invitationPending} = 0 AND lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p.pattern} ESCAPE '\\') OR ${users.email} LIKE ${p.pattern} ESCAPE '\\')`,
+      );
+    case 'deactivated':
+      return s.own(tenantUsers, isNotNull(tenantUsers.deactivatedAt));
+    case 'one':
+      return s.own(tenantUsers, eq(tenantUsers.userId, p.userId));
+  }
+}
+
+function memberOrder(order: MemberOrder): SQL[] {
+  if (order === 'deactivated') return [desc(tenantUsers.deactivatedAt), desc(tenantUsers.id)];
+  if (order === 'id') return [asc(tenantUsers.id)];
+  const [sort, way] = order.split(' ') as [UsersQuery['sort'], 'asc' | 'desc'];
+  const dir = way === 'asc' ? asc : desc;
+  const column = {
+    created_at: tenantUsers.createdAt,
+    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.displayName}, ${users.name}) end`,
+    email: users.email,
+    last_active_at: tenantUsers.lastActiveAt,
+  }[sort];
+  // never-active members last in either direction
+  return sort === 'last_active_at' ? [sql`${tenantUsers.lastActiveAt} IS NULL`, dir(column), dir(tenantUsers.id)] : [dir(column), dir(tenantUsers.id)];
+}
+
+const shapeParts = (shape: MemberShape) => shape.split('/') as [MemberFilter, MemberOrder];
+
+const memberRows = scopedShapes((s, shape: MemberShape, p: Placeholders<MemberValues>) => {
+  const [filter, order] = shapeParts(shape);
+  return s.db
+    .select(ITEM)
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .leftJoin(departments, and(eq(departments.id, tenantUsers.departmentId), s.own(departments)))
+    .where(memberWhere(s, filter, p))
+    .orderBy(...memberOrder(order))
+    .limit(p.limit)
+    .offset(p.offset);
+});
+
+/** The additional departments of exactly the members of that page. */
+const memberExtra = scopedShapes((s, shape: MemberShape, p: Placeholders<MemberValues>) => {
+  const [filter, order] = shapeParts(shape);
+  const page = s.db
     .select({ id: tenantUsers.id })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(where)
-    .orderBy(...order)
-    .limit(limit)
-    .offset(offset);
-  return {
-    rows: db
-      .select(ITEM)
-      .from(tenantUsers)
-      .innerJoin(users, eq(users.id, tenantUsers.userId))
-      .leftJoin(departments, and(eq(departments.id, tenantUsers.departmentId), scope.own(departments)))
-      .where(where)
-      .orderBy(...order)
-      .limit(limit)
-      .offset(offset),
-    extra: db
-      .select({ tenantUserId: additionalDepartments.tenantUserId, id: departments.id, name: departments.name })
-      .from(additionalDepartments)
-      .innerJoin(departments, eq(departments.id, additionalDepartments.departmentId))
-      .where(scope.own(additionalDepartments, inArray(additionalDepartments.tenantUserId, page)))
-      .orderBy(asc(departments.name)),
-    contracted: contractedAppsQuery(scope),
-  };
+    .where(memberWhere(s, filter, p))
+    .orderBy(...memberOrder(order))
+    .limit(p.limit)
+    .offset(p.offset);
+  return s.db
+    .select({ tenantUserId: additionalDepartments.tenantUserId, id: departments.id, name: departments.name })
+    .from(additionalDepartments)
+    .innerJoin(departments, eq(departments.id, additionalDepartments.departmentId))
+    .where(s.own(additionalDepartments, inArray(additionalDepartments.tenantUserId, page)))
+    .orderBy(asc(departments.name));
+});
+
+const contractedApps = scopedRead((s) => s.db.select().from(tenantApps).where(s.own(tenantApps)));
+
+/** One page of members (with the main department joined), the additional departments of exactly that page, and the contracted apps. */
+function memberPage(scope: TenantScope, shape: MemberShape, values: Partial<MemberValues> & Pick<MemberValues, 'limit' | 'offset'>) {
+  const v: MemberValues = { pattern: '', userId: 0, ...values };
+  return { rows: memberRows(scope, shape, v), extra: memberExtra(scope, shape, v), contracted: contractedApps(scope, {}) };
 }
 
-type ItemRow = Awaited<ReturnType<ReturnType<typeof memberPage>['rows']['execute']>>[number];
+type ItemRow = Awaited<ReturnType<typeof memberRows>>[number];
 type ExtraRows = { tenantUserId: number; id: number; name: string }[];
-
-function contractedAppsQuery(scope: TenantScope) {
-  return scope.db.select().from(tenantApps).where(scope.own(tenantApps));
-}
 
 /** List items for a page's rows, its additional departments and the tenant's contracted apps. */
 export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: TenantApp[]): AdminUser[] {
@@ -131,51 +179,42 @@ export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: Tenant
 
 /** The list item of one member (after a change): its page of one. */
 export function memberItem(scope: TenantScope, userId: number) {
-  const p = memberPage(scope, scope.own(tenantUsers, eq(tenantUsers.userId, userId)), [asc(tenantUsers.id)], 1, 0);
+  const p = memberPage(scope, 'one/id', { userId, limit: 1, offset: 0 });
   return readOne(scope.db, read(p, ({ rows, extra, contracted }) => adminUsers(rows, extra, contracted)[0]));
 }
 
+const searchTotal = scopedRead((s, p: Placeholders<Pick<MemberValues, 'pattern' | 'userId'>>) =>
+  s.db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(memberWhere(s, 'search', p)),
+);
+
+// One pass over the tenant's members for the toolbar, the seats in use and the SSO status.
+const memberCounts = scopedRead((s) =>
+  s.db
+    .select({
+      users: count(),
+      accepted: sql<number>`coalesce(sum(${tenantUsers.invitationPending} = 0), 0)`,
+      neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
+      notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null or ${tenantUsers.invitationPending}), 0)`,
+      // As adminGuard counts them: the edit dialog says on the admin switch why the last one stays.
+      admins: sql<number>`coalesce(sum(${tenantUsers.isAdmin} = 1 and ${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0), 0)`,
+      sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
+      meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+      scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+    })
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .where(s.own(tenantUsers, isNull(tenantUsers.deactivatedAt))),
+);
+
 /** The users list (GET admin/users): a page, the matching total, toolbar counts, seats and SSO figures. */
 export function usersRead(scope: TenantScope, q: UsersQuery) {
-  const where: SQL[] = [scope.own(tenantUsers), isNull(tenantUsers.deactivatedAt)];
-  if (q.search) {
-    const p = containsPattern(q.search.toLowerCase());
-    // A pending invitation's account name is not the tenant's to search.
-    where.push(sql`((${tenantUsers.invitationPending} = 0 AND lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p} ESCAPE '\\') OR ${users.email} LIKE ${p} ESCAPE '\\')`);
-  }
-  const dir = q.order === 'asc' ? asc : desc;
-  const sortColumn = {
-    created_at: tenantUsers.createdAt,
-    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.displayName}, ${users.name}) end`,
-    email: users.email,
-    last_active_at: tenantUsers.lastActiveAt,
-  }[q.sort];
-  const order =
-    q.sort === 'last_active_at'
-      ? // never-active members last in either direction
-        [sql`${tenantUsers.lastActiveAt} IS NULL`, dir(sortColumn), dir(tenantUsers.id)]
-      : [dir(sortColumn), dir(tenantUsers.id)];
-  const { db } = scope;
+  const pattern = q.search ? containsPattern(q.search.toLowerCase()) : '';
+  const shape: MemberShape = `${q.search ? 'search' : 'active'}/${q.sort} ${q.order === 'asc' ? 'asc' : 'desc'}`;
   return read(
     {
-      ...memberPage(scope, and(...where)!, order, q.perPage, (q.page - 1) * q.perPage),
-      total: q.search ? db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(and(...where)) : undefined,
-      // One pass over the tenant's members for the toolbar, the seats in use and the SSO status.
-      counts: db
-        .select({
-          users: count(),
-          accepted: sql<number>`coalesce(sum(${tenantUsers.invitationPending} = 0), 0)`,
-          neverActive: sql<number>`coalesce(sum(${tenantUsers.lastActiveAt} is null), 0)`,
-          notRegistered: sql<number>`coalesce(sum(${users.passwordHash} is null or ${tenantUsers.invitationPending}), 0)`,
-          // As adminGuard counts them: the edit dialog says on the admin switch why the last one stays.
-          admins: sql<number>`coalesce(sum(${tenantUsers.isAdmin} = 1 and ${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0), 0)`,
-          sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
-          meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
-          scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
-        })
-        .from(tenantUsers)
-        .innerJoin(users, eq(users.id, tenantUsers.userId))
-        .where(scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt))),
+      ...memberPage(scope, shape, { pattern, limit: q.perPage, offset: (q.page - 1) * q.perPage }),
+      total: q.search ? searchTotal(scope, { pattern, userId: 0 }) : undefined,
+      counts: memberCounts(scope, {}),
     },
     ({ rows, extra, contracted, total, counts: [c] }) => {
       const seats: Record<ManagedApp, number> = { meishi: Number(c?.meishi ?? 0), scheduler: Number(c?.scheduler ?? 0) };
@@ -212,13 +251,14 @@ export function ssoOptionsRead(scope: TenantScope, isManager: boolean) {
 }
 
 /** GET admin/deactivated-users: deactivated_at descending, a page at a time, and the apps' free seats. */
+const deactivatedTotal = scopedRead((s) => s.db.select({ n: count() }).from(tenantUsers).where(s.own(tenantUsers, isNotNull(tenantUsers.deactivatedAt))));
+
 export function deactivatedRead(scope: TenantScope, page: number, perPage: number) {
-  const where = scope.own(tenantUsers, isNotNull(tenantUsers.deactivatedAt));
   return read(
     {
-      ...memberPage(scope, where, [desc(tenantUsers.deactivatedAt), desc(tenantUsers.id)], perPage, (page - 1) * perPage),
-      total: scope.db.select({ n: count() }).from(tenantUsers).where(where),
-      seats: seatsQuery(scope),
+      ...memberPage(scope, 'deactivated/deactivated', { limit: perPage, offset: (page - 1) * perPage }),
+      total: deactivatedTotal(scope, {}),
+      seats: seatsInUse(scope, {}),
     },
     ({ rows, extra, contracted, total, seats }) => ({
       list: { data: adminUsers(rows, extra, contracted), total: total[0]?.n ?? 0, page, perPage },
@@ -227,15 +267,15 @@ export function deactivatedRead(scope: TenantScope, page: number, perPage: numbe
   );
 }
 
-function seatsQuery(scope: TenantScope) {
-  return scope.db
+const seatsInUse = scopedRead((s) =>
+  s.db
     .select({
       meishi: sql<number>`coalesce(sum(${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
       scheduler: sql<number>`coalesce(sum(${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
     })
     .from(tenantUsers)
-    .where(activeMember(scope));
-}
+    .where(activeMember(s)),
+);
 
 const seatsOf = (row: { meishi: number; scheduler: number } | undefined): Record<ManagedApp, number> => ({ meishi: Number(row?.meishi ?? 0), scheduler: Number(row?.scheduler ?? 0) });
 
@@ -252,7 +292,7 @@ function seatsLeft(contracted: TenantApp[], used: Record<ManagedApp, number>) {
 
 /** GET admin/apps/allowed: the contracted apps and their free seats, one batch. */
 export function allowedAppsRead(scope: TenantScope) {
-  return read({ contracted: contractedAppsQuery(scope), seats: seatsQuery(scope) }, ({ contracted, seats }) => seatsLeft(contracted, seatsOf(seats[0])));
+  return read({ contracted: contractedApps(scope, {}), seats: seatsInUse(scope, {}) }, ({ contracted, seats }) => seatsLeft(contracted, seatsOf(seats[0])));
 }
 
 /** The apps as the screens name them. */
@@ -261,22 +301,24 @@ export function allowedAppsView(apps: ReturnType<typeof seatsLeft>, t: (key: str
 }
 
 /** Departments with their member counts (members not being deleted; deactivated ones still belong). */
+const departmentRows = scopedRead((s) =>
+  s.db
+    .select({
+      id: departments.id,
+      name: departments.name,
+      createdAt: departments.createdAt,
+      users: sql<number>`(SELECT count(*) FROM tenant_users tu WHERE tu.tenant_id = ${s.id} AND tu.department_id = departments.id AND tu.operation_status IS NULL)`,
+      extra: sql<number>`(SELECT count(*) FROM additional_departments ad JOIN tenant_users tu ON tu.id = ad.tenant_user_id
+        WHERE ad.tenant_id = ${s.id} AND ad.department_id = departments.id AND tu.operation_status IS NULL)`,
+    })
+    .from(departments)
+    .where(s.own(departments))
+    .orderBy(asc(departments.name)),
+);
+
 export function departmentsRead(scope: TenantScope) {
   return read(
-    {
-      rows: scope.db
-        .select({
-          id: departments.id,
-          name: departments.name,
-          createdAt: departments.createdAt,
-          users: sql<number>`(SELECT count(*) FROM tenant_users tu WHERE tu.tenant_id = ${scope.id} AND tu.department_id = departments.id AND tu.operation_status IS NULL)`,
-          extra: sql<number>`(SELECT count(*) FROM additional_departments ad JOIN tenant_users tu ON tu.id = ad.tenant_user_id
-            WHERE ad.tenant_id = ${scope.id} AND ad.department_id = departments.id AND tu.operation_status IS NULL)`,
-        })
-        .from(departments)
-        .where(scope.own(departments))
-        .orderBy(asc(departments.name)),
-    },
+    { rows: departmentRows(scope, {}) },
     ({ rows }) => rows.map((r) => ({ id: r.id, name: r.name, created_at: iso(r.createdAt)!, users_count: Number(r.users), additional_users_count: Number(r.extra) })),
   );
 }
@@ -299,17 +341,19 @@ export function departmentsWithUsersRead(scope: TenantScope) {
 }
 
 /** The import log, newest first. */
+const importLogRows = scopedRead((s, p: Placeholders<{ limit: number }>) =>
+  s.db
+    .select({ log: importLogs, name: users.name })
+    .from(importLogs)
+    .leftJoin(users, eq(users.id, importLogs.userId))
+    .where(s.own(importLogs))
+    .orderBy(desc(importLogs.startTime), desc(importLogs.id))
+    .limit(p.limit),
+);
+
 export function importLogsRead(scope: TenantScope, limit = 50) {
   return read(
-    {
-      rows: scope.db
-        .select({ log: importLogs, name: users.name })
-        .from(importLogs)
-        .leftJoin(users, eq(users.id, importLogs.userId))
-        .where(scope.own(importLogs))
-        .orderBy(desc(importLogs.startTime), desc(importLogs.id))
-        .limit(limit),
-    },
+    { rows: importLogRows(scope, { limit }) },
     ({ rows }): ImportLog[] =>
       rows.map(({ log, name }) => ({
         id: log.id,

@@ -19,7 +19,7 @@ export function inIds(column: SQLiteColumn, ids: number[]): SQL {
 export const iso = (v: number | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 /** Conditions of a member who counts: accepted, not deactivated and not being deleted. */
-export const activeMember = (scope: TenantScope) =>
+export const activeMember = (scope: Pick<TenantScope, 'own'>) =>
   scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false));
 
 /** Refuses every change to, and every read about, an account whose invitation is pending. */

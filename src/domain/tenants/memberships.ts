@@ -1,7 +1,7 @@
 // A user's memberships with their tenants and app access. Queries here are keyed by user id;
 // tenant-scoped admin queries live with their capability and always filter by tenant_id.
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { distinctColumns, read, readOne, type Db } from '../../db/client';
+import { distinctColumns, prepared, read, readOne, type Db, type Placeholders } from '../../db/client';
 import { tenantApps, tenants, tenantUsers, type AppKey, type Tenant, type TenantUser } from '../../db/schema';
 
 export interface Membership {
@@ -57,16 +57,18 @@ export function activeOnly(ms: Membership[]): Membership[] {
 }
 
 /** Invitations to tenants this person has not accepted yet (tenant id and name), as a batchable read. */
+const invitationRows = prepared((db, p: Placeholders<{ userId: number }>) =>
+  db
+    .select({ tenantId: tenants.id, tenantName: tenants.name, invitedAt: tenantUsers.createdAt })
+    .from(tenantUsers)
+    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+    .where(and(eq(tenantUsers.userId, p.userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, true)))
+    .orderBy(tenants.name),
+);
+
 export function invitationsRead(db: Db, userId: number) {
   return read(
-    {
-      rows: db
-        .select({ tenantId: tenants.id, tenantName: tenants.name, invitedAt: tenantUsers.createdAt })
-        .from(tenantUsers)
-        .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-        .where(and(eq(tenantUsers.userId, userId), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, true)))
-        .orderBy(tenants.name),
-    },
+    { rows: invitationRows(db, { userId }) },
     ({ rows }): { tenantId: number; tenantName: string; invitedAt: number }[] => rows,
   );
 }

@@ -6,9 +6,9 @@
 // cannot be written without it. Code that works across tenants (sign-in before the tenant is
 // known, the person's account, the operator) does not take a scope, which shows that it is not
 // bound. Raw SQL statements (batch guards, the import's INSERT … SELECT) use `scope.id`.
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable, SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
-import type { Db } from '../../db/client';
+import { prepared, preparedShapes, type BatchRead, type Db, type Placeholders, type Values } from '../../db/client';
 import { tenants, type Tenant } from '../../db/schema';
 import { AppError } from '../errors';
 
@@ -61,4 +61,32 @@ export async function scopeOf(db: Db, tenantId: number): Promise<TenantScope> {
   const tenant = await db.select().from(tenants).where(eq(tenants.id, tenantId)).get();
   if (!tenant) throw new AppError('not-found');
   return tenantScope(db, tenant);
+}
+
+/** A tenant scope for a prepared read: the tenant is a placeholder that `scopedRead` fills with the scope's. */
+export interface PreparedScope {
+  readonly db: Db;
+  /** The tenant's id as a placeholder, for hand-written SQL (subqueries), as `scope.id` is elsewhere. */
+  readonly id: Placeholder<'scopeTenant', number>;
+  own(table: TenantTable, ...conds: (SQL | undefined)[]): SQL;
+}
+
+/**
+ * A tenant's read built once (src/db/client.ts `prepared`), bound to the scope it is called with:
+ * `own` names the tenant by a placeholder that only the scope fills, so the read cannot be sent
+ * for another tenant or without one.
+ */
+export function scopedRead<V extends Values, B extends BatchRead>(build: (s: PreparedScope, p: Placeholders<V>) => B): (scope: TenantScope, values: V) => B {
+  const send = prepared<V & { scopeTenant: number }, B>((db, p) =>
+    build({ db, id: p.scopeTenant, own: (table, ...conds) => and(eq(table.tenantId, p.scopeTenant), ...conds)! }, p),
+  );
+  return (scope, values) => send(scope.db, { ...values, scopeTenant: scope.id });
+}
+
+/** As `scopedRead`, for a read of a few shapes (a sort, an optional filter): made once per shape. */
+export function scopedShapes<S extends string, V extends Values, B extends BatchRead>(build: (s: PreparedScope, shape: S, p: Placeholders<V>) => B): (scope: TenantScope, shape: S, values: V) => B {
+  const send = preparedShapes<S, V & { scopeTenant: number }, B>((db, shape, p) =>
+    build({ db, id: p.scopeTenant, own: (table, ...conds) => and(eq(table.tenantId, p.scopeTenant), ...conds)! }, shape, p),
+  );
+  return (scope, shape, values) => send(scope.db, shape, { ...values, scopeTenant: scope.id });
 }

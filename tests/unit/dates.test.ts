@@ -15,6 +15,19 @@ describe('formatDateTime', () => {
     expect(formatDateTime(Date.UTC(2026, 0, 4, 23, 59, 59), 'en', 'America/New_York')).toBe('2026/1/4 (Sun) 18:59:59');
   });
 
+  it('answers the same instant alike in each language and zone after it was kept, and sub-second instants by their second', () => {
+    const at = Date.UTC(2026, 3, 27, 0, 5, 3, 250);
+    for (let i = 0; i < 3; i++) {
+      expect(formatDateTime(at, 'ja')).toBe('2026/4/27 (月) 09:05:03');
+      expect(formatDateTime(at, 'en')).toBe('2026/4/27 (Mon) 09:05:03');
+      expect(formatDateTime(at, 'en', 'UTC')).toBe('2026/4/27 (Mon) 00:05:03');
+    }
+    expect(formatDateTime(at + 700, 'ja')).toBe('2026/4/27 (月) 09:05:03');
+    expect(formatDateTime(at + 750, 'ja')).toBe('2026/4/27 (月) 09:05:04');
+    // Before 1970 the second is still the one shown.
+    expect(formatDateTime(Date.UTC(1969, 11, 31, 14, 59, 59, 500), 'ja')).toBe('1969/12/31 (水) 23:59:59');
+  });
+
   it('shows nothing for a value that is not a date', () => {
     expect(formatDateTime('not a date', 'ja')).toBe('');
   });

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { login } from '../../domain/sign-in/password-login';
 import { AppError } from '../../domain/errors';
-import { currentMaintenanceMessages } from '../../domain/operations/maintenance';
+import { maintenanceRead } from '../../domain/operations/maintenance';
 import { ssoSubdomainForEmail } from '../../domain/sso/email-check';
 import { canonicalLabel } from '../../domain/tenants/hosts';
 import { activeOnly, listMemberships } from '../../domain/tenants/memberships';
@@ -18,7 +18,8 @@ import { safeContinuePath } from '../../shared/sign-in/continue-path';
 import { afterTenantChosen, decideRedirection } from '../../shared/sign-in/redirection';
 import { addinTokenSchema, emailQuerySchema, loginSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
-import { appPaths, appUrls, ssoStatus } from '../http/apps';
+import { appPaths, appUrls, ssoStatusRead, type SsoStatus } from '../http/apps';
+import { read, readAll } from '../../db/client';
 import { ssoLookupLimit } from '../sso/http';
 import { clientInfo, handoffTo, ssoLoginUrl } from './http';
 import { decidingTenant, type AppEnv, type Ctx } from '../http/env';
@@ -52,7 +53,11 @@ async function loginPage(c: Ctx, posted?: PostedLogin) {
   const base = deps.config.BASE_PATH;
   const url = new URL(c.req.url);
   const continuePath = safeContinuePath(c.req.query('continue'), base, appPaths(deps.config));
-  const maintenance = await currentMaintenanceMessages(deps.db, deps.clock.now(), lang);
+  // What the page shows besides the form, in one round trip (issue 23).
+  const { maintenance, sso } = await readAll(deps.db, {
+    maintenance: maintenanceRead(deps.db, deps.clock.now(), lang),
+    sso: user ? read({}, (): SsoStatus => 'none') : ssoStatusRead(c),
+  });
   // Outlook add-in sign-in (spec 01 section 2): source=outlook, the add-in's token, a start URL.
   const source = c.req.query('source') === 'outlook' ? 'outlook' : null;
   const token = addinTokenSchema.safeParse({ token: c.req.query('token') }).success ? c.req.query('token')! : null;
@@ -88,7 +93,7 @@ async function loginPage(c: Ctx, posted?: PostedLogin) {
           basePath: base,
           portalDomain: deps.config.PORTAL_DOMAIN,
           tenant: hostTenant ? { id: hostTenant.id, name: hostTenant.name } : null,
-          ssoStatus: await ssoStatus(c),
+          ssoStatus: sso,
           continuePath,
           query: url.search,
           appUrls: appUrls(deps.config),

@@ -3,26 +3,28 @@
 import { isNull, sql } from 'drizzle-orm';
 import { read, readOne } from '../../db/client';
 import { contractDetails, tenantApps, tenantUsers } from '../../db/schema';
-import type { TenantScope } from '../tenants/scope';
+import { scopedRead, type TenantScope } from '../tenants/scope';
 
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
 /** The contract's figures as one batch: the provider's record, the apps, and the members counted once. */
+// Built once (src/db/client.ts `prepared`); the scope fills in the tenant.
+const contractRow = scopedRead((s) => s.db.select().from(contractDetails).where(s.own(contractDetails)).limit(1));
+const contractedApps = scopedRead((s) => s.db.select().from(tenantApps).where(s.own(tenantApps)));
+const seatCounts = scopedRead((s) =>
+  s.db
+    .select({
+      meishi: sql<number>`coalesce(sum(${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+      scheduler: sql<number>`coalesce(sum(${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+      sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
+    })
+    .from(tenantUsers)
+    .where(s.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus))),
+);
+
 export function contractRead(scope: TenantScope) {
-  const { db } = scope;
   return read(
-    {
-      cd: db.select().from(contractDetails).where(scope.own(contractDetails)).limit(1),
-      apps: db.select().from(tenantApps).where(scope.own(tenantApps)),
-      counts: db
-        .select({
-          meishi: sql<number>`coalesce(sum(${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
-          scheduler: sql<number>`coalesce(sum(${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
-          sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
-        })
-        .from(tenantUsers)
-        .where(scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus))),
-    },
+    { cd: contractRow(scope, {}), apps: contractedApps(scope, {}), counts: seatCounts(scope, {}) },
     ({ cd: [cd], apps, counts: [n] }) => contractView(scope, cd, apps, { meishi: Number(n?.meishi ?? 0), scheduler: Number(n?.scheduler ?? 0), sso: Number(n?.sso ?? 0) }),
   );
 }

@@ -12,7 +12,7 @@ import { combine, read, readOne } from '../../db/client';
 import { allowedAppsRead } from '../people/lists';
 import { contractedApps } from '../people/members';
 import { isSsoSubscribed } from '../sso/settings';
-import type { TenantScope } from '../tenants/scope';
+import { scopedRead, type TenantScope } from '../tenants/scope';
 import { scimTokensQuery, tokenSummaries } from './tokens';
 
 const isScimApp = (a: string): a is ScimApp => (SCIM_APPS as readonly string[]).includes(a);
@@ -65,6 +65,8 @@ export function scimBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'BASE_PATH'>, te
  * GET admin/scim and the screen: what the screen shows, in one batch (the tokens, the setting,
  * the contracted apps and their free seats), so the screen takes two round trips in all.
  */
+const settingRow = scopedRead((s) => s.db.select({ apps: scimSettings.apps }).from(scimSettings).where(s.own(scimSettings)));
+
 export function scimOverviewRead(deps: Deps, scope: TenantScope) {
   const subscribed = isSsoSubscribed(scope.tenant);
   const now = deps.clock.now();
@@ -74,7 +76,7 @@ export function scimOverviewRead(deps: Deps, scope: TenantScope) {
       own: read(
         {
           tokens: subscribed ? scimTokensQuery(scope) : undefined,
-          setting: scope.db.select({ apps: scimSettings.apps }).from(scimSettings).where(scope.own(scimSettings)),
+          setting: settingRow(scope, {}),
         },
         (rows) => rows,
       ),

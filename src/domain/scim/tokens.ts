@@ -16,7 +16,7 @@ import { SCIM_TOKEN_LIFETIME_DAYS, SCIM_TOKEN_NAME_PATTERN, type ScimTokenSummar
 import { AppError } from '../errors';
 import type { RunSql, TokenDb } from '../operator/tokens';
 import { randomToken, sha256Hex } from '../security/tokens';
-import type { TenantScope } from '../tenants/scope';
+import { scopedRead, type TenantScope } from '../tenants/scope';
 
 export const SCIM_TOKEN_PREFIX = 'scim_';
 export const SCIM_TOKEN_PATTERN = /^scim_[A-Za-z0-9_-]{43}$/;
@@ -125,8 +125,8 @@ function stateOf(t: { revokedAt: number | null; expiresAt: number }, now: number
 }
 
 /** The statement that reads the tenant's tokens (batchable; `tokenSummaries` shapes its rows). */
-export function scimTokensQuery(scope: TenantScope) {
-  return scope.db
+const tokenRows = scopedRead((s) =>
+  s.db
     .select({
       id: scimTokens.id,
       name: scimTokens.name,
@@ -140,8 +140,12 @@ export function scimTokensQuery(scope: TenantScope) {
     })
     .from(scimTokens)
     .leftJoin(users, eq(users.id, scimTokens.createdByUserId))
-    .where(scope.own(scimTokens))
-    .orderBy(asc(scimTokens.expiresAt), desc(scimTokens.id));
+    .where(s.own(scimTokens))
+    .orderBy(asc(scimTokens.expiresAt), desc(scimTokens.id)),
+);
+
+export function scimTokensQuery(scope: TenantScope) {
+  return tokenRows(scope, {});
 }
 
 /**

@@ -1,9 +1,10 @@
 // The activity-log screen (spec 02 route activity-logs, content ours to decide: decision 0021):
 // the tenant's audit entries newest first, one page at a time by keyset (created_at, id), so the
 // screen stays fast on a tenant with millions of entries and pages never shift as entries arrive.
-import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
+import type { Placeholders } from '../../db/client';
 import { activityLogs } from '../../db/schema';
-import type { TenantScope } from '../tenants/scope';
+import { scopedShapes, type TenantScope } from '../tenants/scope';
 
 export const ACTIVITY_PAGE_SIZE = 50;
 
@@ -64,19 +65,46 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function filterConditions(f: ActivityFilter): (SQL | undefined)[] {
-  const conditions: (SQL | undefined)[] = [];
-  if (f.actor) {
-    const pattern = `%${likeLiteral(f.actor)}%`;
-    conditions.push(sql`(${activityLogs.actorName} LIKE ${pattern} ESCAPE '\\' OR ${activityLogs.actorEmail} LIKE ${pattern} ESCAPE '\\')`);
-  }
-  if (f.action) {
-    const prefix = `${likeLiteral(f.action.slice(0, -1))}%`;
-    conditions.push(f.action.endsWith('.*') ? sql`${activityLogs.action} LIKE ${prefix} ESCAPE '\\'` : eq(activityLogs.action, f.action));
-  }
-  if (f.from !== undefined) conditions.push(gte(activityLogs.createdAt, f.from));
-  if (f.to !== undefined) conditions.push(lt(activityLogs.createdAt, f.to));
-  return conditions;
+// A page's select is built once per shape (which filters are given, whether it continues from a
+// cursor) and sent with the values (src/db/client.ts `prepared`).
+type PageValues = { atBefore: number; idBefore: number; actor: string; action: string; from: number; to: number; limit: number };
+/** The letters of the parts a page's select has: b(efore), a(ctor), e(xact action), f(amily of actions), s(ince), u(ntil). */
+type PageShape = string;
+
+const pageRows = scopedShapes((s, shape: PageShape, p: Placeholders<PageValues>) =>
+  s.db
+    .select(ENTRY_COLUMNS)
+    .from(activityLogs)
+    .where(
+      s.own(
+        activityLogs,
+        shape.includes('b') ? or(lt(activityLogs.createdAt, p.atBefore), and(eq(activityLogs.createdAt, p.atBefore), lt(activityLogs.id, p.idBefore))) : undefined,
+        shape.includes('a') ? sql`(${activityLogs.actorName} LIKE ${p.actor} ESCAPE '\\' OR ${activityLogs.actorEmail} LIKE ${p.actor} ESCAPE '\\')` : undefined,
+        shape.includes('e') ? eq(activityLogs.action, p.action) : undefined,
+        shape.includes('f') ? sql`${activityLogs.action} LIKE ${p.action} ESCAPE '\\'` : undefined,
+        shape.includes('s') ? gte(activityLogs.createdAt, p.from) : undefined,
+        shape.includes('u') ? lt(activityLogs.createdAt, p.to) : undefined,
+      ),
+    )
+    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+    .limit(p.limit),
+);
+
+function pageOf(before: ActivityCursor | null, f: ActivityFilter, limit: number): { shape: PageShape; values: PageValues } {
+  const family = f.action?.endsWith('.*');
+  const shape = [before && 'b', f.actor && 'a', f.action && (family ? 'f' : 'e'), f.from !== undefined && 's', f.to !== undefined && 'u'].filter(Boolean).join('');
+  return {
+    shape,
+    values: {
+      atBefore: before?.createdAt ?? 0,
+      idBefore: before?.id ?? 0,
+      actor: f.actor ? `%${likeLiteral(f.actor)}%` : '',
+      action: !f.action ? '' : family ? `${likeLiteral(f.action.slice(0, -1))}%` : f.action,
+      from: f.from ?? 0,
+      to: f.to ?? 0,
+      limit,
+    },
+  };
 }
 
 /** One entry of the tenant's log, with its details, for the screen's detail panel. */
@@ -95,18 +123,8 @@ export async function listActivity(
   limit = ACTIVITY_PAGE_SIZE,
   filter: ActivityFilter = {},
 ): Promise<{ entries: ActivityEntry[]; next: ActivityCursor | null }> {
-  const rows = await scope.db
-    .select(ENTRY_COLUMNS)
-    .from(activityLogs)
-    .where(
-      scope.own(
-        activityLogs,
-        before ? or(lt(activityLogs.createdAt, before.createdAt), and(eq(activityLogs.createdAt, before.createdAt), lt(activityLogs.id, before.id))) : undefined,
-        ...filterConditions(filter),
-      ),
-    )
-    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
-    .limit(limit + 1);
+  const { shape, values } = pageOf(before, filter, limit + 1);
+  const rows = await pageRows(scope, shape, values);
   const entries = rows.slice(0, limit);
   const last = entries[entries.length - 1];
   return { entries, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };

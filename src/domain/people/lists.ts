@@ -7,6 +7,7 @@ import { combine, read, readOne } from '../../db/client';
 import { additionalDepartments, departments, importLogs, passkeys, samlSettings, tenantApps, tenantUsers, users, type AppKey } from '../../db/schema';
 import type { AdminUser, AllowedApp, DepartmentRef, ManagedApp, UsersPage, UsersQuery } from '../../shared/people/schemas';
 import type { ImportLog } from '../../shared/people/schemas';
+import { normaliseReading } from '../../shared/people/reading';
 import { memberApps } from '../tenants/memberships';
 import type { TenantScope } from '../tenants/scope';
 import { activeMember, containsPattern, iso } from './members';
@@ -33,6 +34,7 @@ const ITEM = {
   deactivatedAt: tenantUsers.deactivatedAt,
   operationStatus: tenantUsers.operationStatus,
   invitationPending: tenantUsers.invitationPending,
+  nameReading: tenantUsers.nameReading,
   userId: sql<number>`${users.id}`.as('u_id'),
   name: sql<string>`${users.name}`.as('u_name'),
   email: users.email,
@@ -99,6 +101,7 @@ export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: Tenant
     const item: AdminUser = {
       id: m.userId,
       name: m.displayName ?? m.name,
+      name_reading: m.nameReading,
       email: m.email,
       department: m.deptId !== null && m.deptName !== null ? { id: m.deptId, name: m.deptName } : null,
       additionalDepartments: departmentsOf,
@@ -124,7 +127,7 @@ export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: Tenant
     // Until the person accepts, the tenant sees only the address it typed: nothing about the
     // account (its name, activity, factors, registration) belongs to this tenant yet.
     return m.invitationPending
-      ? { ...item, name: '', isTwofaEnabled: false, twofaMethod: null, passkeys: 0, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
+      ? { ...item, name: '', name_reading: null, isTwofaEnabled: false, twofaMethod: null, passkeys: 0, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
       : item;
   });
 }
@@ -141,12 +144,15 @@ export function usersRead(scope: TenantScope, q: UsersQuery) {
   if (q.search) {
     const p = containsPattern(q.search.toLowerCase());
     // A pending invitation's account name is not the tenant's to search.
-    where.push(sql`((${tenantUsers.invitationPending} = 0 AND lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p} ESCAPE '\\') OR ${users.email} LIKE ${p} ESCAPE '\\')`);
+    // The reading is searched as it is kept (katakana), so "やまだ" finds ヤマダ (decision 0045).
+    const r = containsPattern(normaliseReading(q.search));
+    where.push(sql`((${tenantUsers.invitationPending} = 0 AND (lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p} ESCAPE '\\' OR ${tenantUsers.nameReading} LIKE ${r} ESCAPE '\\')) OR ${users.email} LIKE ${p} ESCAPE '\\')`);
   }
   const dir = q.order === 'asc' ? asc : desc;
   const sortColumn = {
     created_at: tenantUsers.createdAt,
-    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.displayName}, ${users.name}) end`,
+    // By the reading where the tenant keeps one (katakana sorts in gojūon order), else the name.
+    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.nameReading}, ${tenantUsers.displayName}, ${users.name}) end`,
     email: users.email,
     last_active_at: tenantUsers.lastActiveAt,
   }[q.sort];

@@ -449,6 +449,12 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
       truncate: (u) => u.name,
       render: (u) => (
         <>
+          {/* The reading above the name, as Japanese forms print フリガナ (decision 0045). */}
+          {u.name_reading && (
+            <span className="block text-xs text-slate-700" lang="ja" data-testid="name-reading">
+              {u.name_reading}
+            </span>
+          )}
           <span className="font-medium">{u.name}</span>
           {u.invitation_pending && <PendingChip t={t} />}
           {u.operationStatus === 'deleting' && <DeletingChip t={t} />}

@@ -189,6 +189,9 @@ export default function UsersScreen(p: UsersScreenProps) {
         <button type="button" className={BTN_SECONDARY} disabled={!hydrated} onClick={() => setImportOpen(true)}>
           {t('people.users.editByImport')}
         </button>
+        <a className={`${BTN_SECONDARY} no-underline`} href={`${p.basePath}/api/admin/users/export`} download data-testid="users-export">
+          {t('people.users.export')}
+        </a>
         <button type="button" className={BTN_SECONDARY} disabled={!hydrated || list.counts.notRegistered === 0} onClick={() => setConfirm({ kind: 'invite-all' })}>
           {t('people.users.inviteAll')}
         </button>

@@ -699,7 +699,12 @@ export async function patchScimUser(deps: Deps, scope: TenantScope, userId: numb
     patchRefusal(e);
   }
   if (String(patched.id) !== String(resource.id)) throw new ScimError(400, 'id cannot change', 'mutability');
-  if (!same(patched[URN.portal], resource[URN.portal])) throw new ScimError(400, `${URN.portal} is read-only`, 'mutability');
+  // The extension's facts are read-only; its nameReading is the one attribute a PATCH may change.
+  const facts = (v: unknown) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([k]) => k.toLowerCase() !== 'namereading'));
+  };
+  if (!same(facts(patched[URN.portal]), facts(resource[URN.portal]))) throw new ScimError(400, `${URN.portal} is read-only (except nameReading)`, 'mutability');
   return replaceScimUser(deps, scope, userId, readUserInput(patched, 'clear'), actor, base);
 }
 

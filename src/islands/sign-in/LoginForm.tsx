@@ -21,6 +21,14 @@ const OutlookComplete = lazy(() => import('./OutlookComplete'));
 // Passkeys (decision 0039): the browser's autofill and the button, loaded once the form is live.
 const PasskeySignIn = lazy(() => import('../passkeys/PasskeySignIn'));
 
+/** Forgot password, with the page's query and the email typed so far (issue 27 part 7: not typed twice). */
+export function forgotHref(basePath: string, query: string, email: string): string {
+  const q = new URLSearchParams(query);
+  if (email.trim()) q.set('email', email.trim());
+  const text = q.toString();
+  return `${basePath}/forgot${text ? `?${text}` : ''}`;
+}
+
 export interface LoginFormProps {
   lang: Lang;
   basePath: string;
@@ -304,7 +312,7 @@ export default function LoginForm(props: LoginFormProps) {
                 <input type="checkbox" name="remember" value="1" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="h-4 w-4" />
                 {t('login.remember')}
               </label>
-              <a href={`${basePath}/forgot${props.query}`} className="whitespace-nowrap text-blue-800 underline">
+              <a href={forgotHref(basePath, props.query, email)} className="whitespace-nowrap text-blue-800 underline" data-testid="forgot-link">
                 {t('login.forgot')}
               </a>
             </div>

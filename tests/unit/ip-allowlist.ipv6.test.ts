@@ -2,7 +2,8 @@
 // matcher treats families and IPv4-mapped clients, and which entry "add my address" makes.
 import { describe, expect, it } from 'vitest';
 import { isAllowed } from '../../src/domain/security/ip-match';
-import { ipEntryText, ownAddressEntry, parseIpEntry, whitelistedIpSchema } from '../../src/shared/tenant-settings/schemas';
+import { whitelistedIpSchema } from '../../src/shared/tenant-settings/schemas';
+import { ipEntryText, ownAddressEntry, parseIpEntry } from '../../src/shared/tenant-settings/ip-entry';
 import * as z from 'zod/mini';
 
 describe('IPv6 entries', () => {

@@ -10,7 +10,8 @@ import { audit } from '../audit/log';
 import type { Actor } from './settings';
 import { assertSubscribed } from './settings';
 import { isAllowed } from '../security/ip-match';
-import { defaultPrefix, parseIpEntry } from '../../shared/tenant-settings/schemas';
+import { defaultPrefix } from '../../shared/tenant-settings/schemas';
+import { parseIpEntry } from '../../shared/tenant-settings/ip-entry';
 import { forgetHosts } from '../tenants/hosts';
 import type { TenantScope } from '../tenants/scope';
 

@@ -8,7 +8,7 @@
 // when the list does not hold it yet: an IPv4 address itself, an IPv6 address's /64 (decision
 // 0045: IPv6 entries /32-/128, non-public ranges refused as IPv4's are).
 import { useRef, useState, type FormEvent } from 'react';
-import { ipEntryText, ownAddressEntry, parseIpEntry } from '../../shared/tenant-settings/schemas';
+import { ipEntryText, ownAddressEntry, parseIpEntry } from '../../shared/tenant-settings/ip-entry';
 import { api } from '../../shared/api';
 import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SMALL, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from '../kit/admin-parts';

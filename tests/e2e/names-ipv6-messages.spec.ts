@@ -20,7 +20,7 @@ const WORDS = {
   ja: {
     mapped: 'IPv4アドレスは 1.2.3.4 の形式で入力してください',
     addMine: (ip: string) => `現在のアドレス（${ip}）を追加`,
-    reading: 'フリガナ（任意）',
+    reading: 'フリガナ（任意・カタカナ）',
     readingKana: 'フリガナはカタカナで入力してください',
     name: '名前',
     email: 'メールアドレス',
@@ -31,7 +31,7 @@ const WORDS = {
   en: {
     mapped: 'Enter an IPv4 address in the 1.2.3.4 form',
     addMine: (ip: string) => `Add my current address (${ip})`,
-    reading: 'Name reading (フリガナ, optional)',
+    reading: 'Reading (フリガナ, optional, katakana)',
     readingKana: 'Enter the reading in katakana',
     name: 'Name',
     email: 'Email',

@@ -239,36 +239,38 @@ export function UserDialog(p: UserDialogProps) {
   const singleForm = (
     <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" data-testid="user-form">
       <InlineNotice kind="error" text={formError} testId="user-form-error" />
-      <TextField
-        id={`${id}-name`}
-        label={t('people.form.name')}
-        value={f.name}
-        onChange={(v) => {
-          set({ name: v });
-          setServerErrors((s) => ({ ...s, name: undefined }));
-        }}
-        onBlur={() => setTouched((s) => ({ ...s, name: true }))}
-        error={shownError('name')}
-        required
-        requiredText={t('admin.common.required')}
-        autoComplete="off"
-        maxLength={255}
-        inputRef={nameRef}
-      />
-      <TextField
-        id={`${id}-reading`}
-        label={t('people.form.reading')}
-        hint={t('people.form.readingHint')}
-        value={f.reading}
-        onChange={(v) => {
-          set({ reading: v });
-          setServerErrors((s) => ({ ...s, reading: undefined }));
-        }}
-        onBlur={() => setTouched((s) => ({ ...s, reading: true }))}
-        error={shownError('reading')}
-        autoComplete="off"
-        maxLength={100}
-      />
+      {/* Name and its reading side by side where they fit: the dialog keeps its height (decision 0045). */}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          id={`${id}-name`}
+          label={t('people.form.name')}
+          value={f.name}
+          onChange={(v) => {
+            set({ name: v });
+            setServerErrors((s) => ({ ...s, name: undefined }));
+          }}
+          onBlur={() => setTouched((s) => ({ ...s, name: true }))}
+          error={shownError('name')}
+          required
+          requiredText={t('admin.common.required')}
+          autoComplete="off"
+          maxLength={255}
+          inputRef={nameRef}
+        />
+        <TextField
+          id={`${id}-reading`}
+          label={t('people.form.reading')}
+          value={f.reading}
+          onChange={(v) => {
+            set({ reading: v });
+            setServerErrors((s) => ({ ...s, reading: undefined }));
+          }}
+          onBlur={() => setTouched((s) => ({ ...s, reading: true }))}
+          error={shownError('reading')}
+          autoComplete="off"
+          maxLength={100}
+        />
+      </div>
       <TextField
         id={`${id}-email`}
         label={t('people.form.email')}

@@ -27,7 +27,10 @@ const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.j
 const child = spawn(
   process.execPath,
   [wrangler, 'dev', '--port', port, '--ip', host, ...workerDevVars(process.env, port), '--test-scheduled', '--show-interactive-dev-session=false'],
-  { stdio: ['inherit', 'pipe', 'inherit'], env: { WRANGLER_SEND_METRICS: 'false', ...process.env } },
+  // CLOUDFLARE_CF_FETCH_ENABLED=false: miniflare would download request.cf's data from
+  // workers.cloudflare.com at every start and print a stack trace when offline; its placeholder
+  // ("Austin, Texas") is shown as an unknown location (src/adapters/runtime-worker.ts).
+  { stdio: ['inherit', 'pipe', 'inherit'], env: { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...process.env } },
 );
 
 // The address to reach wrangler dev on from here (it may listen on every interface).

@@ -29,6 +29,7 @@ export const ISLAND_TEXTS = {
   LoginForm: [
     ...['email', 'password', 'remember', 'forgot', 'next', 'submit', 'back', 'or', 'ssoButton', 'ssoSubmit', 'throttled'].map((k) => `login.${k}`),
     'passkeys.signIn',
+    'errors.restricted-ip-address',
     ...ERROR_TEXTS,
     ...VALIDATION,
     ...AFTER_SIGN_IN,

@@ -5,6 +5,18 @@ interface CfProps {
   country?: string;
   city?: string;
   region?: string;
+  asn?: number;
+  colo?: string;
+  postalCode?: string;
+}
+
+/**
+ * wrangler dev's stand-in `request.cf` (miniflare's `fallbackCf`, used offline and whenever
+ * `npm start` turns the cf.json download off): Austin, Texas for every request. It says nothing
+ * about the person, so it is no location at all (issue 27 part 7).
+ */
+export function isPlaceholderCf(cf: CfProps): boolean {
+  return cf.asn === 395747 && cf.colo === 'DFW' && cf.postalCode === '78701' && cf.city === 'Austin';
 }
 
 export const workerRuntime: RuntimePort = {
@@ -15,7 +27,7 @@ export const workerRuntime: RuntimePort = {
   requestId: (req) => req.headers.get('cf-ray'),
   geo(req) {
     const cf = (req as Request & { cf?: CfProps }).cf;
-    if (!cf?.country) return null;
+    if (!cf?.country || isPlaceholderCf(cf)) return null;
     const name = (() => {
       try {
         return new Intl.DisplayNames(['en'], { type: 'region' }).of(cf.country!) ?? null;

@@ -129,6 +129,8 @@ export const tenantUsers = sqliteTable(
     invitationPending: bool('invitation_pending'),
     /** This tenant's own name for the person when the account's name is the person's (decision 0027). */
     displayName: text('display_name'),
+    /** This tenant's reading (フリガナ) of the person's name, in katakana; the users list sorts by it (decision 0045). */
+    nameReading: text('name_reading'),
     lastActiveAt: integer('last_active_at'),
     invitedAt: integer('invited_at'),
     deactivatedAt: integer('deactivated_at'),
@@ -663,6 +665,8 @@ export const importJobs = sqliteTable(
     newline: text('newline'),
     /** Whether the header row has been read (and matched). */
     headerSeen: integer('header_seen', { mode: 'boolean' }).notNull().default(false),
+    /** The file's header has the optional reading column (decision 0045). */
+    hasReading: integer('has_reading', { mode: 'boolean' }).notNull().default(false),
     /** Records read so far, header included and blank lines not: the next record's line is this + 1. */
     records: integer('records').notNull().default(0),
     /** Row errors found so far (at most 100, in file order). */
@@ -716,6 +720,8 @@ export const importRows = sqliteTable(
     line: integer('line').notNull(),
     email: text('email').notNull(),
     name: text('name').notNull(),
+    /** The reading cell, normalised; null when the file has no reading column. */
+    nameReading: text('name_reading'),
     departmentId: integer('department_id'),
     /** JSON array of additional department ids. */
     extra: text('extra').notNull().default('[]'),

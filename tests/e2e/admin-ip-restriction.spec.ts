@@ -123,7 +123,8 @@ for (const { lang, locale } of LANGUAGES) {
       const refused = await signInOnTenantHost(away, TEXT[lang], label, member, DEMO_PASSWORD);
       expect(refused.status()).toBe(403);
       expect(await refused.json()).toMatchObject({ message: 'restricted-ip' });
-      await expect(away.getByRole('alert')).toHaveText(x.restrictedIp);
+      // The refusal names the address and who to ask (issue 27 part 7).
+      await expect(away.getByRole('alert')).toHaveText(x.restrictedIpAt(ELSEWHERE));
       await elsewhere.close();
       const office = await browser.newContext({ locale, extraHTTPHeaders: { 'X-Forwarded-For': AT_OFFICE } });
       const desk = await office.newPage();

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { BASE, expect, LANGUAGES, test } from './fixtures';
 import { signInToPage, toast } from './support/admin-text';
 import { dropQueuedMail, ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
-import { IMPORT_HEADERS } from '../../src/shared/people/schemas';
+import { IMPORT_HEADERS, IMPORT_READING_HEADER } from '../../src/shared/people/schemas';
 
 const api = (path: string) => `${BASE}/api/${path}`;
 
@@ -59,7 +59,8 @@ for (const { lang, locale } of LANGUAGES) {
       const [sample] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: x.sample }).click()]);
       expect(sample.suggestedFilename()).toBe('users-import-sample.csv');
       const sampleText = readFileSync((await sample.path())!, 'utf8').replace(/^\uFEFF/, '');
-      expect(sampleText.split(/\r?\n/)[0]).toBe(IMPORT_HEADERS[lang].join(','));
+      // The optional reading column last (decision 0045).
+      expect(sampleText.split(/\r?\n/)[0]).toBe([...IMPORT_HEADERS[lang], IMPORT_READING_HEADER[lang]].join(','));
 
       // The file picker's own check: not a CSV.
       const picker = dialog.getByLabel(x.chooseFile);

@@ -24,14 +24,17 @@ for (const { lang, locale } of LANGUAGES) {
       await gotoHydrated(page, `${origin('acme')}${BASE}/login${query}`);
       await enterEmailOnTenantHost(page, t, email);
       await page.getByRole('link', { name: pw.forgotLink }).click();
-      await expect(page).toHaveURL(`${origin('acme')}${BASE}/forgot${query}`);
+      // The address typed at login comes along (issue 27 part 7).
+      const carried = `${query}&email=${encodeURIComponent(email)}`;
+      await expect(page).toHaveURL(`${origin('acme')}${BASE}/forgot${carried}`);
       await waitForHydration(page);
       await expect(page).toHaveTitle(pw.forgotTitle);
-      await expect(page.getByRole('link', { name: pw.backToLogin, exact: true })).toHaveAttribute('href', `${BASE}/login${query}`);
+      await expect(page.getByRole('link', { name: pw.backToLogin, exact: true })).toHaveAttribute('href', `${BASE}/login${carried}`);
       const field = page.getByLabel(pw.forgotEmail);
       const submit = page.getByRole('button', { name: pw.getLink });
       await expect(field).toBeFocused();
-      await expect(submit).toBeDisabled();
+      await expect(field).toHaveValue(email);
+      await expect(submit).toBeEnabled();
       await field.fill('not-an-address');
       await expect(submit).toBeDisabled();
       await checkA11y(page, 'forgot, invalid address');

@@ -117,6 +117,11 @@ for (const { lang, locale } of LANGUAGES) {
       const accepted = apiCall(page, 'backup-code');
       await page.getByRole('button', { name: x.backupSubmit, exact: true }).click();
       expect((await accepted).status()).toBe(200);
+      // How many are left is said first (issue 27 part 7), then the sign-in goes on.
+      const left = page.getByTestId('backup-codes-left');
+      await expect(left).toContainText(String(backupCodes.length - 1));
+      await checkA11y(page, 'backup codes left');
+      await left.getByRole('button').click();
       await expect(page).toHaveURL(`${ACME}${BASE}/my-account`);
       await expect(page.getByTestId('signed-in-as')).toContainText(backupEmail);
     });

@@ -253,7 +253,7 @@ describe('CSV import: update', () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes); // the decoder drops the BOM
-    expect(text.split('\r\n')[0]).toBe(header('ja'));
+    expect(text.split('\r\n')[0]).toBe(`${header('ja')},フリガナ`); // the optional reading column last (decision 0045)
     // The sample imports as it is once its departments exist.
     await h.deps.db.insert(departments).values({ tenantId: 1, name: '総務部' });
     expect((await upload(b, '/admin/users/import', { bytes: text })).body).toEqual({ message: 'success', count: 2 });

@@ -119,7 +119,7 @@ describe('rows of an import', () => {
     const { records } = readRecords(en, guessFormat(en), true);
     expect(() => checkHeader(records[0]!.cells, 'ja')).not.toThrow();
     const errors: ImportRowError[] = [];
-    expect(toRow(records[1]!, 2, errors)).toEqual({ line: 2, name: 'Doe, Jane', email: 'jane@x.test', department: 'Sales', extra: ['A', 'B'], meishi: true, scheduler: false, isAdmin: true });
+    expect(toRow(records[1]!, 2, errors)).toEqual({ line: 2, name: 'Doe, Jane', email: 'jane@x.test', department: 'Sales', extra: ['A', 'B'], meishi: true, scheduler: false, isAdmin: true, nameReading: null });
     expect(errors).toEqual([]);
   });
   it('a different header is unexpected_format with both lists', () => {
@@ -185,5 +185,20 @@ describe('audit CSV', () => {
   it('formula escaping and RFC 4180 quoting through papaparse', () => {
     const out = Papa.unparse([['=1', '＋2', 'plain', 'a,"b"\r\nc', ' -x']], { newline: '\r\n', escapeFormulae: FORMULA_START });
     expect(out).toBe(`"'=1","'＋2",plain,"a,""b""\r\nc"," -x"`);
+  });
+});
+
+describe('the optional reading column (decision 0045)', () => {
+  it('is recognised after the seven columns in either language, and read into katakana', () => {
+    expect(checkHeader([...IMPORT_HEADERS.ja], 'ja')).toEqual({ hasReading: false });
+    expect(checkHeader([...IMPORT_HEADERS.ja, 'フリガナ'], 'ja')).toEqual({ hasReading: true });
+    expect(checkHeader([...IMPORT_HEADERS.en, ' name reading '], 'ja')).toEqual({ hasReading: true });
+    expect(() => checkHeader([...IMPORT_HEADERS.ja, '備考'], 'ja')).toThrow();
+    expect(() => checkHeader(['フリガナ', ...IMPORT_HEADERS.ja], 'ja')).toThrow();
+    const errors: ImportRowError[] = [];
+    const row = toRow({ cells: ['山田', 'a@x.test', '', '', '1', '', '', 'ﾔﾏﾀﾞ　たろう'], quoteError: false }, 2, errors, { hasReading: true });
+    expect(row?.nameReading).toBe('ヤマダ タロウ');
+    expect(toRow({ cells: ['山田', 'a@x.test', '', '', '1', '', '', 'Yamada'], quoteError: false }, 3, errors, { hasReading: true })).not.toBeNull();
+    expect(errors).toEqual([{ row: 3, column: 'name_reading', error: 'readingKana' }]);
   });
 });

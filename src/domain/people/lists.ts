@@ -7,6 +7,7 @@ import { combine, read, readOne, type Placeholders } from '../../db/client';
 import { additionalDepartments, departments, importLogs, passkeys, samlSettings, tenantApps, tenantUsers, users, type AppKey } from '../../db/schema';
 import type { AdminUser, AllowedApp, DepartmentRef, ManagedApp, UsersPage, UsersQuery } from '../../shared/people/schemas';
 import type { ImportLog } from '../../shared/people/schemas';
+import { normaliseReading } from '../../shared/people/reading';
 import { memberApps } from '../tenants/memberships';
 import { scopedRead, scopedShapes, type PreparedScope, type TenantScope } from '../tenants/scope';
 import { activeMember, containsPattern, iso } from './members';
@@ -33,6 +34,7 @@ const ITEM = {
   deactivatedAt: tenantUsers.deactivatedAt,
   operationStatus: tenantUsers.operationStatus,
   invitationPending: tenantUsers.invitationPending,
+  nameReading: tenantUsers.nameReading,
   userId: sql<number>`${users.id}`.as('u_id'),
   name: sql<string>`${users.name}`.as('u_name'),
   email: users.email,
@@ -53,9 +55,9 @@ type MemberFilter = 'active' | 'search' | 'deactivated' | 'one';
 type MemberOrder = `${UsersQuery['sort']} ${'asc' | 'desc'}` | 'deactivated' | 'id';
 /** Which members and in which order: one SQL each. */
 type MemberShape = `${MemberFilter}/${MemberOrder}`;
-type MemberValues = { pattern: string; userId: number; limit: number; offset: number };
+type MemberValues = { pattern: string; reading: string; userId: number; limit: number; offset: number };
 
-function memberWhere(s: PreparedScope, filter: MemberFilter, p: Placeholders<Pick<MemberValues, 'pattern' | 'userId'>>): SQL {
+function memberWhere(s: PreparedScope, filter: MemberFilter, p: Placeholders<Pick<MemberValues, 'pattern' | 'reading' | 'userId'>>): SQL {
   switch (filter) {
     case 'active':
       return s.own(tenantUsers, isNull(tenantUsers.deactivatedAt));
@@ -64,7 +66,8 @@ function memberWhere(s: PreparedScope, filter: MemberFilter, p: Placeholders<Pic
       return s.own(
         tenantUsers,
         isNull(tenantUsers.deactivatedAt),
-        sql`((${tenantUsers.invitationPending} = 0 AND lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p.pattern} ESCAPE '\\') OR ${users.email} LIKE ${p.pattern} ESCAPE '\\')`,
+        // The reading is searched as it is kept (katakana), so "やまだ" finds ヤマダ (decision 0045).
+        sql`((${tenantUsers.invitationPending} = 0 AND (lower(coalesce(${tenantUsers.displayName}, ${users.name})) LIKE ${p.pattern} ESCAPE '\\' OR ${tenantUsers.nameReading} LIKE ${p.reading} ESCAPE '\\')) OR ${users.email} LIKE ${p.pattern} ESCAPE '\\')`,
       );
     case 'deactivated':
       return s.own(tenantUsers, isNotNull(tenantUsers.deactivatedAt));
@@ -80,7 +83,8 @@ function memberOrder(order: MemberOrder): SQL[] {
   const dir = way === 'asc' ? asc : desc;
   const column = {
     created_at: tenantUsers.createdAt,
-    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.displayName}, ${users.name}) end`,
+    // By the reading where the tenant keeps one (katakana sorts in gojūon order), else the name.
+    name: sql`case when ${tenantUsers.invitationPending} then '' else coalesce(${tenantUsers.nameReading}, ${tenantUsers.displayName}, ${users.name}) end`,
     email: users.email,
     last_active_at: tenantUsers.lastActiveAt,
   }[sort];
@@ -126,7 +130,7 @@ const contractedApps = scopedRead((s) => s.db.select().from(tenantApps).where(s.
 
 /** One page of members (with the main department joined), the additional departments of exactly that page, and the contracted apps. */
 function memberPage(scope: TenantScope, shape: MemberShape, values: Partial<MemberValues> & Pick<MemberValues, 'limit' | 'offset'>) {
-  const v: MemberValues = { pattern: '', userId: 0, ...values };
+  const v: MemberValues = { pattern: '', reading: '', userId: 0, ...values };
   return { rows: memberRows(scope, shape, v), extra: memberExtra(scope, shape, v), contracted: contractedApps(scope, {}) };
 }
 
@@ -147,6 +151,7 @@ export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: Tenant
     const item: AdminUser = {
       id: m.userId,
       name: m.displayName ?? m.name,
+      name_reading: m.nameReading,
       email: m.email,
       department: m.deptId !== null && m.deptName !== null ? { id: m.deptId, name: m.deptName } : null,
       additionalDepartments: departmentsOf,
@@ -172,7 +177,7 @@ export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: Tenant
     // Until the person accepts, the tenant sees only the address it typed: nothing about the
     // account (its name, activity, factors, registration) belongs to this tenant yet.
     return m.invitationPending
-      ? { ...item, name: '', isTwofaEnabled: false, twofaMethod: null, passkeys: 0, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
+      ? { ...item, name: '', name_reading: null, isTwofaEnabled: false, twofaMethod: null, passkeys: 0, last_active_at: null, isRegistered: false, language: 'ja', emailVerifiedAt: null }
       : item;
   });
 }
@@ -183,7 +188,7 @@ export function memberItem(scope: TenantScope, userId: number) {
   return readOne(scope.db, read(p, ({ rows, extra, contracted }) => adminUsers(rows, extra, contracted)[0]));
 }
 
-const searchTotal = scopedRead((s, p: Placeholders<Pick<MemberValues, 'pattern' | 'userId'>>) =>
+const searchTotal = scopedRead((s, p: Placeholders<Pick<MemberValues, 'pattern' | 'reading' | 'userId'>>) =>
   s.db.select({ n: count() }).from(tenantUsers).innerJoin(users, eq(users.id, tenantUsers.userId)).where(memberWhere(s, 'search', p)),
 );
 
@@ -209,11 +214,12 @@ const memberCounts = scopedRead((s) =>
 /** The users list (GET admin/users): a page, the matching total, toolbar counts, seats and SSO figures. */
 export function usersRead(scope: TenantScope, q: UsersQuery) {
   const pattern = q.search ? containsPattern(q.search.toLowerCase()) : '';
+  const reading = q.search ? containsPattern(normaliseReading(q.search)) : '';
   const shape: MemberShape = `${q.search ? 'search' : 'active'}/${q.sort} ${q.order === 'asc' ? 'asc' : 'desc'}`;
   return read(
     {
-      ...memberPage(scope, shape, { pattern, limit: q.perPage, offset: (q.page - 1) * q.perPage }),
-      total: q.search ? searchTotal(scope, { pattern, userId: 0 }) : undefined,
+      ...memberPage(scope, shape, { pattern, reading, limit: q.perPage, offset: (q.page - 1) * q.perPage }),
+      total: q.search ? searchTotal(scope, { pattern, reading, userId: 0 }) : undefined,
       counts: memberCounts(scope, {}),
     },
     ({ rows, extra, contracted, total, counts: [c] }) => {

@@ -142,10 +142,10 @@ export async function addUser(deps: Deps, scope: TenantScope, input: UserInput, 
     OR EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${scope.id}))`;
   const cols = appColumns(apps, { meishi: null, scheduler: null }, now);
   statements.push(
-    rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, saml_name_id, department_id,
+    rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, saml_name_id, department_id, name_reading,
         invited_at, invitation_pending, meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
       SELECT ${scope.id}, u.id, ${input.is_admin ? 1 : 0}, CASE WHEN ${pending} THEN 0 ELSE ${input.is_sso_enabled ? 1 : 0} END,
-        CASE WHEN ${pending} THEN NULL ELSE ${nameId} END, ${mainId}, ${now}, ${pending},
+        CASE WHEN ${pending} THEN NULL ELSE ${nameId} END, ${mainId}, ${input.name_reading || null}, ${now}, ${pending},
         ${cols.meishiAccessGrantedAt}, ${cols.schedulerAccessGrantedAt}, ${now}, ${now}
       FROM users u WHERE u.email = ${email}`),
   );
@@ -285,6 +285,7 @@ export async function updateUser(
         isSsoEnabled: ssoOn,
         samlNameId,
         departmentId: mainId,
+        ...(input.name_reading !== undefined ? { nameReading: input.name_reading || null } : {}),
         ...(renames ? { displayName: sql`CASE WHEN ${owns} THEN ${tenantUsers.displayName} ELSE ${input.name} END` } : {}),
         ...appColumns(apps, { meishi: member.meishiAccessGrantedAt, scheduler: member.schedulerAccessGrantedAt }, now),
         ...(emailChanged ? { invitedAt: now, lastActiveAt: null } : {}),
@@ -314,6 +315,7 @@ export async function updateUser(
       ...(isAdmin !== member.isAdmin ? { is_admin: isAdmin } : {}),
       ...(added.length || apps.length !== held.length ? { apps } : {}),
       ...(ssoOn !== member.isSsoEnabled ? { is_sso_enabled: ssoOn } : {}),
+      ...(input.name_reading !== undefined && (input.name_reading || null) !== member.nameReading ? { name_reading: input.name_reading || null } : {}),
     }), now),
   );
   const ssoAdded = ssoOn && !member.isSsoEnabled && !deactivated;

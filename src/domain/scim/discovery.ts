@@ -7,7 +7,7 @@ export const URN = {
   user: 'urn:ietf:params:scim:schemas:core:2.0:User',
   group: 'urn:ietf:params:scim:schemas:core:2.0:Group',
   enterprise: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
-  /** The portal's read-only facts about a membership (invitation pending, apps, administrator). */
+  /** The portal's facts about a membership (invitation pending, apps, administrator: read-only) and the name's reading. */
   portal: 'urn:ietf:params:scim:schemas:extension:portal:2.0:User',
   list: 'urn:ietf:params:scim:api:messages:2.0:ListResponse',
   patch: 'urn:ietf:params:scim:api:messages:2.0:PatchOp',
@@ -59,6 +59,7 @@ const portalAttributes: Attr[] = [
   attr('invitationPending', 'boolean', 'The address belongs to an account of its own elsewhere: it joins this tenant only when the person accepts the invitation the portal mailed.', { mutability: 'readOnly' }),
   attr('apps', 'string', 'The apps the member may use.', { multiValued: true, mutability: 'readOnly' }),
   attr('isAdmin', 'boolean', 'An administrator of the tenant (set in the portal, never through SCIM).', { mutability: 'readOnly' }),
+  attr('nameReading', 'string', 'The reading of the name (フリガナ), family name first, in katakana (hiragana and half-width kana are converted; anything else is refused). The users list sorts by it.'),
 ];
 
 const groupAttributes: Attr[] = [
@@ -76,7 +77,7 @@ const groupAttributes: Attr[] = [
 const schemas = [
   { id: URN.user, name: 'User', description: 'A member of the tenant', attributes: userAttributes },
   { id: URN.enterprise, name: 'EnterpriseUser', description: 'Enterprise User', attributes: enterpriseAttributes },
-  { id: URN.portal, name: 'PortalMembership', description: "The portal's facts about a membership (read-only)", attributes: portalAttributes },
+  { id: URN.portal, name: 'PortalMembership', description: "The portal's facts about a membership (read-only) and the name's reading", attributes: portalAttributes },
   { id: URN.group, name: 'Group', description: 'A department of the tenant', attributes: groupAttributes },
 ];
 

@@ -28,6 +28,7 @@ import { MAX_RESULTS, URN } from './discovery';
 import { fromAppError, invalidSyntax, invalidValue, notFound, ScimError, type ScimType } from './errors';
 import { boolValue, compileFilter, EVERYTHING, idValue, NOTHING, text, type Comparison, type FilterTable } from './filter';
 import { languageOf, NAME_MAX, portalName, type ScimName } from './names';
+import { normaliseReading, readingProblem } from '../../shared/people/reading';
 import { provisionedApps } from './settings';
 
 // ---------------------------------------------------------------------------------------------
@@ -188,7 +189,12 @@ export function userResource(r: UserRecord, base: string): ScimResource {
     emails: addressCurrent && p.emails?.length ? p.emails : [{ value: r.user.email, type: 'work', primary: true }],
     active: r.member.deactivatedAt === null,
     ...(Object.keys(enterprise).length ? { [URN.enterprise]: enterprise } : {}),
-    [URN.portal]: { invitationPending: r.member.invitationPending, apps: appsOf(r.member), isAdmin: r.member.isAdmin && !r.member.invitationPending },
+    [URN.portal]: {
+      invitationPending: r.member.invitationPending,
+      apps: appsOf(r.member),
+      isAdmin: r.member.isAdmin && !r.member.invitationPending,
+      ...(r.member.nameReading ? { nameReading: r.member.nameReading } : {}),
+    },
     meta: {
       resourceType: 'User',
       created: iso(r.member.createdAt),
@@ -256,6 +262,8 @@ export interface UserInput {
   externalId: string | null | undefined;
   department: string | null | undefined;
   employeeNumber: string | null | undefined;
+  /** The reading (フリガナ), normalised to katakana: the portal extension's nameReading (decision 0045). */
+  nameReading: string | null | undefined;
   language: Lang | null;
 }
 
@@ -320,6 +328,13 @@ export function readUserInput(body: unknown, absent: 'keep' | 'clear'): UserInpu
   const extRaw = a.get(URN.enterprise.toLowerCase());
   if (extRaw !== undefined && extRaw !== null && (typeof extRaw !== 'object' || Array.isArray(extRaw))) throw invalidValue(`${URN.enterprise} must be an object`);
   const ext = extRaw ? attributes(extRaw as Record<string, unknown>) : null;
+  // The portal extension carries the one attribute an IdP may write there: nameReading. Entra
+  // (custom extension attributes) and Okta (custom attributes with an external namespace) can both
+  // send "urn:…:extension:portal:2.0:User:nameReading", built by an expression from the HR
+  // system's kana fields; the rest of the extension is the portal's read-only facts.
+  const portalRaw = a.get(URN.portal.toLowerCase());
+  if (portalRaw !== undefined && portalRaw !== null && (typeof portalRaw !== 'object' || Array.isArray(portalRaw))) throw invalidValue(`${URN.portal} must be an object`);
+  const portal = portalRaw ? attributes(portalRaw as Record<string, unknown>) : null;
   const activeRaw = a.get('active');
   const active = activeRaw === undefined || activeRaw === null ? undefined : boolValue(activeRaw);
   if (activeRaw !== undefined && activeRaw !== null && active === undefined) throw invalidValue('active must be true or false');
@@ -334,8 +349,18 @@ export function readUserInput(body: unknown, absent: 'keep' | 'clear'): UserInpu
     externalId: a.has('externalid') ? str(a.get('externalid'), 'externalId') : missing,
     department: ext && ext.has('department') ? str(ext.get('department'), 'department') : missing,
     employeeNumber: ext && ext.has('employeenumber') ? str(ext.get('employeenumber'), 'employeeNumber', 64) : missing,
+    nameReading: portal && portal.has('namereading') ? readingOf(portal.get('namereading')) : missing,
     language: languageOf(a.get('preferredlanguage'), a.get('locale')),
   };
+}
+
+/** A nameReading value as kept: normalised katakana, null for none; anything else is refused (the IdP's log shows why). */
+function readingOf(v: unknown): string | null {
+  const text = str(v, 'nameReading', 400);
+  if (!text) return null;
+  const reading = normaliseReading(text);
+  if (readingProblem(reading)) throw invalidValue('nameReading must be katakana or hiragana, at most 100 characters');
+  return reading || null;
 }
 
 const nameSaid = (i: UserInput) => i.name !== undefined || i.displayName !== undefined;
@@ -457,9 +482,9 @@ export async function createScimUser(deps: Deps, scope: TenantScope, input: User
     ...(input.department ? ensureDepartment(scope, actor, input.department, now) : []),
     rawStatement(
       db,
-      sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, department_id, invited_at, invitation_pending, display_name,
+      sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, is_sso_enabled, department_id, name_reading, invited_at, invitation_pending, display_name,
           meishi_access_granted_at, scheduler_access_granted_at, deactivated_at, created_at, updated_at)
-        SELECT ${scope.id}, u.id, 0, CASE WHEN ${pending} THEN 0 ELSE ${sso ? 1 : 0} END, ${departmentIdSql(scope, input.department ?? null)},
+        SELECT ${scope.id}, u.id, 0, CASE WHEN ${pending} THEN 0 ELSE ${sso ? 1 : 0} END, ${departmentIdSql(scope, input.department ?? null)}, ${input.nameReading ?? null},
           CASE WHEN ${pending} OR ${sso ? 0 : 1} = 1 THEN ${now} ELSE NULL END, ${pending}, CASE WHEN ${pending} THEN ${name} ELSE NULL END,
           ${apps.includes('meishi') ? now : null}, ${apps.includes('scheduler') ? now : null}, ${active ? null : now}, ${now}, ${now}
         FROM users u WHERE ${it}`,
@@ -533,6 +558,7 @@ export async function replaceScimUser(deps: Deps, scope: TenantScope, userId: nu
   const externalId = input.externalId === undefined ? r.externalId : input.externalId;
   const department = input.department === undefined ? r.departmentName : input.department;
   const departmentChanged = (department ?? null) !== (r.departmentName ?? null);
+  const readingChanged = input.nameReading !== undefined && input.nameReading !== member.nameReading;
   const wasActive = member.deactivatedAt === null;
   const active = input.active ?? wasActive;
   const deactivating = wasActive && !active;
@@ -554,6 +580,7 @@ export async function replaceScimUser(deps: Deps, scope: TenantScope, userId: nu
       .set({
         ...(renames && newName ? { displayName: pending ? newName : sql`CASE WHEN ${owns} THEN ${tenantUsers.displayName} ELSE ${newName} END` } : {}),
         ...(departmentChanged ? { departmentId: departmentIdSql(scope, department ?? null) } : {}),
+        ...(readingChanged ? { nameReading: input.nameReading } : {}),
         ...(deactivating ? { deactivatedAt: now } : reactivating ? { deactivatedAt: null } : {}),
         ...(emailChanged ? { invitedAt: scope.tenant.isSsoEnabled && member.isSsoEnabled ? member.invitedAt : now, lastActiveAt: null } : {}),
         updatedAt: now,
@@ -597,6 +624,7 @@ export async function replaceScimUser(deps: Deps, scope: TenantScope, userId: nu
     ...(emailChanged ? { email: { from: user.email, to: input.userName } } : {}),
     ...(renames ? { name: newName } : {}),
     ...(departmentChanged ? { department: department ?? null } : {}),
+    ...(readingChanged ? { name_reading: input.nameReading } : {}),
     ...(externalId !== r.externalId ? { externalId: externalId ?? null } : {}),
   };
   // What is only kept and echoed (name parts, displayName, emails, employee number) is audited too, by name.
@@ -671,7 +699,12 @@ export async function patchScimUser(deps: Deps, scope: TenantScope, userId: numb
     patchRefusal(e);
   }
   if (String(patched.id) !== String(resource.id)) throw new ScimError(400, 'id cannot change', 'mutability');
-  if (!same(patched[URN.portal], resource[URN.portal])) throw new ScimError(400, `${URN.portal} is read-only`, 'mutability');
+  // The extension's facts are read-only; its nameReading is the one attribute a PATCH may change.
+  const facts = (v: unknown) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([k]) => k.toLowerCase() !== 'namereading'));
+  };
+  if (!same(facts(patched[URN.portal]), facts(resource[URN.portal]))) throw new ScimError(400, `${URN.portal} is read-only (except nameReading)`, 'mutability');
   return replaceScimUser(deps, scope, userId, readUserInput(patched, 'clear'), actor, base);
 }
 

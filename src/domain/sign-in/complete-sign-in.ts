@@ -39,7 +39,9 @@ async function refusal(deps: Deps, user: User | null, hostTenant: Tenant | null,
     { tenantId: hostTenant?.id ?? null, actorUserId: user?.id ?? null, action: `login.refused.${code}`, ipAddress: client.ip, userAgent: client.userAgent },
     deps.clock.now(),
   );
-  return new AppError(code);
+  // A refused address is named back to the person (issue 27 part 7): it is their own, and it is
+  // what their administrator needs to add.
+  return code === 'restricted-ip' && client.ip ? new AppError(code, { ipAddress: client.ip }) : new AppError(code);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The second factor at login (spec 01 "One-time code and backup code", "Two-factor setup at
 // login"): one-time codes, backup codes, remembered devices and tenant enforcement.
 // Failures are counted per account across login attempts (a new login does not reset them).
-import { and, eq, gt, isNull, or, lt } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, or, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
 import { backupCodes, rememberedDevices, twofaSecrets, users, type Tenant, type User } from '../../db/schema';
@@ -168,8 +168,9 @@ export async function verifyLoginBackupCode(deps: Deps, token: string | undefine
     .where(and(eq(backupCodes.userId, user.id), eq(backupCodes.codeHash, backupCodeHash(config.DATA_ENCRYPTION_KEY, user.id, code)), isNull(backupCodes.usedAt)))
     .returning({ id: backupCodes.id });
   if (used.length !== 1) return fail(deps, c, 'invalid-backup-code');
-  await audit(db, { tenantId: c.tenantId, actorUserId: user.id, action: 'login.backup_code_used' }, clock.now());
-  return finish(deps, c, user, limit);
+  const left = await db.select({ n: count() }).from(backupCodes).where(and(eq(backupCodes.userId, user.id), isNull(backupCodes.usedAt))).get();
+  await audit(db, { tenantId: c.tenantId, actorUserId: user.id, action: 'login.backup_code_used', details: { left: left?.n ?? 0 } }, clock.now());
+  return { ...(await finish(deps, c, user, limit)), backupCodesLeft: Number(left?.n ?? 0) };
 }
 
 /** POST otp/resend: a new SMS code for this login attempt (once a minute, limited per user/number/tenant). */

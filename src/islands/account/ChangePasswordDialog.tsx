@@ -164,10 +164,16 @@ export default function ChangePasswordDialog(p: ChangePasswordDialogProps) {
             <button type="button" className={secondary} onClick={dismiss} disabled={busy}>
               {t(p.forced ? 'changePassword.maybeLater' : 'changePassword.cancel')}
             </button>
-            <button type="submit" className={primary} disabled={!canSave}>
+            <button type="submit" className={primary} disabled={!canSave} aria-describedby={!canSave && !busy ? 'change-password-why' : undefined}>
               {t('changePassword.save')}
             </button>
           </div>
+          {/* A disabled button says why (issue 27 part 7). */}
+          {!canSave && !busy && (
+            <p id="change-password-why" className="m-0 text-right text-sm text-slate-700" data-testid="save-why">
+              {t('changePassword.saveHint')}
+            </p>
+          )}
         </form>
       )}
     </Dialog>

@@ -189,6 +189,9 @@ export default function UsersScreen(p: UsersScreenProps) {
         <button type="button" className={BTN_SECONDARY} disabled={!hydrated} onClick={() => setImportOpen(true)}>
           {t('people.users.editByImport')}
         </button>
+        <a className={`${BTN_SECONDARY} no-underline`} href={`${p.basePath}/api/admin/users/export`} download data-testid="users-export">
+          {t('people.users.export')}
+        </a>
         <button type="button" className={BTN_SECONDARY} disabled={!hydrated || list.counts.notRegistered === 0} onClick={() => setConfirm({ kind: 'invite-all' })}>
           {t('people.users.inviteAll')}
         </button>
@@ -449,6 +452,12 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
       truncate: (u) => u.name,
       render: (u) => (
         <>
+          {/* The reading above the name, as Japanese forms print フリガナ (decision 0045). */}
+          {u.name_reading && (
+            <span className="block text-xs text-slate-700" lang="ja" data-testid="name-reading">
+              {u.name_reading}
+            </span>
+          )}
           <span className="font-medium">{u.name}</span>
           {u.invitation_pending && <PendingChip t={t} />}
           {u.operationStatus === 'deleting' && <DeletingChip t={t} />}

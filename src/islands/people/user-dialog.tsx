@@ -38,6 +38,8 @@ export interface UserDialogProps {
 
 interface FormState {
   name: string;
+  /** フリガナ (decision 0045); '' for none. */
+  reading: string;
   email: string;
   departmentId: number | null;
   additional: number[];
@@ -50,10 +52,11 @@ interface FormState {
 function initialState(user: PersonRow | null, apps: AllowedAppInfo[]): FormState {
   if (!user) {
     // A new user starts with the first app that still has a seat (at least one app is required).
-    return { name: '', email: '', departmentId: null, additional: [], apps: apps.filter((a) => a.isSeatAvailable).slice(0, 1).map((a) => a.key), isAdmin: false, sso: false, samlNameId: '' };
+    return { name: '', reading: '', email: '', departmentId: null, additional: [], apps: apps.filter((a) => a.isSeatAvailable).slice(0, 1).map((a) => a.key), isAdmin: false, sso: false, samlNameId: '' };
   }
   return {
     name: user.name,
+    reading: user.name_reading ?? '',
     email: user.email,
     departmentId: user.department?.id ?? null,
     additional: user.additionalDepartments.map((d) => d.id),
@@ -64,21 +67,22 @@ function initialState(user: PersonRow | null, apps: AllowedAppInfo[]): FormState
   };
 }
 
-type Errors = Partial<Record<'name' | 'email' | 'apps', string>>;
+type Errors = Partial<Record<'name' | 'reading' | 'email' | 'apps', string>>;
 
 /**
  * The shared request schema decides what is valid (the server applies the same one); the messages
  * name the field, with separate ones for a missing and an invalid email (spec 02 section 5).
  */
-export function userFormErrors(t: T, f: Pick<FormState, 'name' | 'email' | 'apps' | 'samlNameId'>, appsShown: boolean): Errors {
-  const r = userInputSchema.safeParse({ name: f.name, email: f.email, allowedApps: appsShown ? f.apps : ['meishi'], saml_name_id: f.samlNameId || null });
+export function userFormErrors(t: T, f: Pick<FormState, 'name' | 'email' | 'apps' | 'samlNameId'> & { reading?: string }, appsShown: boolean): Errors {
+  const r = userInputSchema.safeParse({ name: f.name, name_reading: f.reading || null, email: f.email, allowedApps: appsShown ? f.apps : ['meishi'], saml_name_id: f.samlNameId || null });
   const e: Errors = {};
   if (r.success) return e;
   for (const issue of r.error.issues) {
     const field = issue.path[0];
-    const key = field === 'name' ? 'name' : field === 'email' ? 'email' : field === 'allowedApps' ? 'apps' : null;
+    const key = field === 'name' ? 'name' : field === 'name_reading' ? 'reading' : field === 'email' ? 'email' : field === 'allowedApps' ? 'apps' : null;
     if (!key || e[key]) continue;
-    if (key === 'name') e.name = t(issue.message === 'validation.required' ? 'people.form.nameRequired' : issue.message);
+    if (key === 'reading') e.reading = t(issue.message);
+    else if (key === 'name') e.name = t(issue.message === 'validation.required' ? 'people.form.nameRequired' : issue.message);
     else if (key === 'email') e.email = t(issue.message === 'validation.required' ? 'people.form.emailRequired' : 'people.form.emailInvalid');
     else e.apps = t('people.form.appsRequired');
   }
@@ -122,13 +126,14 @@ export function UserDialog(p: UserDialogProps) {
   const appsShown = !deactivated && !(p.apps.length === 1 && held.has(p.apps[0]!.key));
   const clientErrors = userFormErrors(t, f, appsShown);
   // A server error, while the field is unchanged since, wins over the form's own check.
-  const errors: Errors = { name: serverErrors.name ?? clientErrors.name, email: serverErrors.email ?? clientErrors.email, apps: serverErrors.apps ?? clientErrors.apps };
+  const errors: Errors = { name: serverErrors.name ?? clientErrors.name, reading: serverErrors.reading ?? clientErrors.reading, email: serverErrors.email ?? clientErrors.email, apps: serverErrors.apps ?? clientErrors.apps };
   const valid = Object.keys(clientErrors).length === 0;
   const shownError = (k: keyof Errors) => (touched[k] || serverErrors[k] ? errors[k] : undefined);
   const set = (patch: Partial<FormState>) => setF((s) => ({ ...s, ...patch }));
 
   const payload = () => ({
     name: f.name.trim(),
+    name_reading: f.reading.trim() || null,
     email: f.email.trim(),
     department_id: f.departmentId,
     is_admin: f.isAdmin,
@@ -164,6 +169,7 @@ export function UserDialog(p: UserDialogProps) {
       const fieldErrors = r.data.errors as Record<string, string[]>;
       const next: Errors = {};
       if (fieldErrors.name) next.name = fieldErrors.name[0];
+      if (fieldErrors.name_reading) next.reading = fieldErrors.name_reading[0];
       if (fieldErrors.email) next.email = fieldErrors.email[0];
       if (fieldErrors.allowedApps) next.apps = fieldErrors.allowedApps[0];
       if (Object.keys(next).length) {
@@ -197,7 +203,7 @@ export function UserDialog(p: UserDialogProps) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setTouched({ name: true, email: true, apps: true });
+    setTouched({ name: true, reading: true, email: true, apps: true });
     if (!valid || busy) return;
     if (editing) {
       const removed = [...held].filter((a) => COUNTED[a] && !f.apps.includes(a));
@@ -233,22 +239,38 @@ export function UserDialog(p: UserDialogProps) {
   const singleForm = (
     <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" data-testid="user-form">
       <InlineNotice kind="error" text={formError} testId="user-form-error" />
-      <TextField
-        id={`${id}-name`}
-        label={t('people.form.name')}
-        value={f.name}
-        onChange={(v) => {
-          set({ name: v });
-          setServerErrors((s) => ({ ...s, name: undefined }));
-        }}
-        onBlur={() => setTouched((s) => ({ ...s, name: true }))}
-        error={shownError('name')}
-        required
-        requiredText={t('admin.common.required')}
-        autoComplete="off"
-        maxLength={255}
-        inputRef={nameRef}
-      />
+      {/* Name and its reading side by side where they fit: the dialog keeps its height (decision 0045). */}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          id={`${id}-name`}
+          label={t('people.form.name')}
+          value={f.name}
+          onChange={(v) => {
+            set({ name: v });
+            setServerErrors((s) => ({ ...s, name: undefined }));
+          }}
+          onBlur={() => setTouched((s) => ({ ...s, name: true }))}
+          error={shownError('name')}
+          required
+          requiredText={t('admin.common.required')}
+          autoComplete="off"
+          maxLength={255}
+          inputRef={nameRef}
+        />
+        <TextField
+          id={`${id}-reading`}
+          label={t('people.form.reading')}
+          value={f.reading}
+          onChange={(v) => {
+            set({ reading: v });
+            setServerErrors((s) => ({ ...s, reading: undefined }));
+          }}
+          onBlur={() => setTouched((s) => ({ ...s, reading: true }))}
+          error={shownError('reading')}
+          autoComplete="off"
+          maxLength={100}
+        />
+      </div>
       <TextField
         id={`${id}-email`}
         label={t('people.form.email')}

@@ -21,6 +21,14 @@ const OutlookComplete = lazy(() => import('./OutlookComplete'));
 // Passkeys (decision 0039): the browser's autofill and the button, loaded once the form is live.
 const PasskeySignIn = lazy(() => import('../passkeys/PasskeySignIn'));
 
+/** Forgot password, with the page's query and the email typed so far (issue 27 part 7: not typed twice). */
+export function forgotHref(basePath: string, query: string, email: string): string {
+  const q = new URLSearchParams(query);
+  if (email.trim()) q.set('email', email.trim());
+  const text = q.toString();
+  return `${basePath}/forgot${text ? `?${text}` : ''}`;
+}
+
 export interface LoginFormProps {
   lang: Lang;
   basePath: string;
@@ -45,6 +53,8 @@ export interface LoginFormProps {
   initialRemember?: boolean;
   /** What the server found wrong with a posted form: message keys, and the throttle's seconds. */
   initialAlert?: string | null;
+  /** The address an allowlist refused (the alert names it). */
+  initialAlertIp?: string;
   initialEmailError?: string | null;
   initialPasswordError?: string | null;
   initialWait?: number;
@@ -64,7 +74,7 @@ export default function LoginForm(props: LoginFormProps) {
   const [remember, setRemember] = useState(props.initialRemember ?? false);
   const [emailError, setEmailError] = useState<string | null>(props.initialEmailError ? t(props.initialEmailError) : null);
   const [passwordError, setPasswordError] = useState<string | null>(props.initialPasswordError ? t(props.initialPasswordError) : null);
-  const [alert, setAlert] = useState<string | null>(props.initialAlert ? t(props.initialAlert) : null);
+  const [alert, setAlert] = useState<string | null>(props.initialAlert ? t(props.initialAlert, { ip: props.initialAlertIp ?? '' }) : null);
   const [wait, setWait] = useState(props.initialWait ?? 0);
   const [busy, setBusy] = useState(false);
   const [redirection, setRedirection] = useState<RedirectionInput | null>(null);
@@ -100,7 +110,7 @@ export default function LoginForm(props: LoginFormProps) {
     return problem === null;
   };
 
-  const showError = (status: number, data: { message?: string; duration?: number }) => {
+  const showError = (status: number, data: { message?: string; duration?: number; ipAddress?: string }) => {
     if (status === 429 && typeof data.duration === 'number') {
       setWait(data.duration);
       setAlert(null);
@@ -108,6 +118,7 @@ export default function LoginForm(props: LoginFormProps) {
     }
     // A refusal says what its code says (the error catalogue, loaded when a refusal comes: the
     // sign-in page's own script stays within its budget); anything else is "something went wrong".
+    if (data.message === 'restricted-ip' && data.ipAddress) return setAlert(t('errors.restricted-ip-address', { ip: data.ipAddress }));
     void import('../../shared/error-codes').then(({ errorText }) => setAlert(t(errorText(data.message))));
   };
 
@@ -301,7 +312,7 @@ export default function LoginForm(props: LoginFormProps) {
                 <input type="checkbox" name="remember" value="1" checked={remember} onChange={(e) => setRemember(e.target.checked)} className="h-4 w-4" />
                 {t('login.remember')}
               </label>
-              <a href={`${basePath}/forgot${props.query}`} className="whitespace-nowrap text-blue-800 underline">
+              <a href={forgotHref(basePath, props.query, email)} className="whitespace-nowrap text-blue-800 underline" data-testid="forgot-link">
                 {t('login.forgot')}
               </a>
             </div>

@@ -5,9 +5,10 @@
 // description). Server answers: duplicate-ip and non-public addresses on the field,
 // cannot-delete, and your-current-ip-address-is-not-whitelisted naming the address. "Add my
 // current address" (decision 0033) adds the address this request came from in one step, offered
-// when it is an IPv4 address the list does not hold yet.
+// when the list does not hold it yet: an IPv4 address itself, an IPv6 address's /64 (decision
+// 0045: IPv6 entries /32-/128, non-public ranges refused as IPv4's are).
 import { useRef, useState, type FormEvent } from 'react';
-import { parseIpEntry } from '../../shared/tenant-settings/schemas';
+import { ipEntryText, ownAddressEntry, parseIpEntry } from '../../shared/tenant-settings/ip-entry';
 import { api } from '../../shared/api';
 import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SMALL, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from '../kit/admin-parts';
@@ -30,9 +31,7 @@ export interface IpRestrictionProps {
   currentIp: string | null;
 }
 
-export function ipText(e: Pick<WhitelistedIp, 'ip_address' | 'prefix_length'>): string {
-  return e.prefix_length === 32 ? e.ip_address : `${e.ip_address}/${e.prefix_length}`;
-}
+export const ipText = ipEntryText;
 
 const NOT_PUBLIC = 'The ip address must be a public IP address.';
 
@@ -53,13 +52,14 @@ export default function IpRestriction(p: IpRestrictionProps) {
   const listHeadingRef = useRef<HTMLHeadingElement>(null);
 
   const parsed = parseIpEntry(ip);
-  const clientError =
-    ip.trim() === '' ? t('admin.ip.required') : parsed === 'invalid' ? t('admin.ip.invalid') : parsed === 'local' ? t('admin.ip.local') : null;
+  const problems = { invalid: 'admin.ip.invalid', local: 'admin.ip.local', 'not-public': 'ipRestriction.notPublic', mapped: 'admin.ip.mapped' } as const;
+  const clientError = ip.trim() === '' ? t('admin.ip.required') : typeof parsed === 'string' ? t(problems[parsed]) : null;
   const ipError = ipServerError ?? (touched ? clientError : null);
   const canAdd = typeof parsed === 'object' && !busy;
 
-  const mine = p.currentIp ? parseIpEntry(p.currentIp) : null;
-  const canAddMine = typeof mine === 'object' && mine !== null && !entries.some((e) => e.ip_address === mine.ipAddress && e.prefix_length === 32);
+  // IPv4: the address itself; IPv6: its /64 (decision 0045).
+  const mine = ownAddressEntry(p.currentIp);
+  const canAddMine = mine !== null && !entries.some((e) => e.ip_address === mine.ipAddress && e.prefix_length === mine.prefixLength);
 
   const add = async (e: FormEvent) => {
     e.preventDefault();
@@ -160,7 +160,7 @@ export default function IpRestriction(p: IpRestrictionProps) {
         </p>
         {canAddMine && (
           <button type="button" className={`${BTN_SMALL} mt-2`} disabled={busy} onClick={() => void post(mine, t('ipRestriction.mineDescription'), false)} data-testid="add-current-ip">
-            {t('ipRestriction.addMine', { ip: mine.ipAddress })}
+            {t('ipRestriction.addMine', { ip: ipEntryText({ ip_address: mine.ipAddress, prefix_length: mine.prefixLength }) })}
           </button>
         )}
       </section>
@@ -184,7 +184,7 @@ export default function IpRestriction(p: IpRestrictionProps) {
             required
             requiredText={t('admin.common.required')}
             autoComplete="off"
-            maxLength={18}
+            maxLength={49}
             inputRef={ipRef}
             className="max-w-xs"
           />
@@ -213,7 +213,7 @@ export default function IpRestriction(p: IpRestrictionProps) {
           testId="ip-list"
           caption={t('ipRestriction.listHeading')}
           columns={[
-            { key: 'ip', header: t('ipRestriction.colIp'), width: 'w-[16rem]', className: 'font-mono', render: (e) => ipText(e) },
+            { key: 'ip', header: t('ipRestriction.colIp'), width: 'w-[16rem]', className: 'font-mono break-all', render: (e) => ipText(e) },
             { key: 'description', header: t('ipRestriction.colDescription'), truncate: (e) => e.description ?? '', render: (e) => e.description ?? '' },
           ]}
           rows={entries}

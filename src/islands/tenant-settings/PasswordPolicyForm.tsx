@@ -101,13 +101,19 @@ export default function PasswordPolicyForm(p: PasswordPolicyFormProps) {
           </div>
         </fieldset>
         <div className="flex gap-2">
-          <button type="submit" className={BTN_PRIMARY} disabled={!canSave}>
+          <button type="submit" className={BTN_PRIMARY} disabled={!canSave} aria-describedby={!canSave && !busy ? 'password-policy-why' : undefined}>
             {t('admin.common.save')}
           </button>
           <button type="button" className={BTN_SECONDARY} disabled={!changed || busy} onClick={reset}>
             {t('admin.common.cancel')}
           </button>
         </div>
+        {/* A disabled button says why (Digital Agency design system; issue 27 part 7). */}
+        {!canSave && !busy && (
+          <p id="password-policy-why" className="m-0 text-sm text-slate-700" data-testid="save-why">
+            {t(changed ? 'admin.common.fixToSave' : 'admin.common.unchangedHint')}
+          </p>
+        )}
       </form>
       <Toast t={t} toast={toast} onClose={close} />
     </div>

@@ -226,10 +226,16 @@ export default function TenantUrlSettings(p: TenantUrlSettingsProps) {
             <button type="button" className={BTN_SECONDARY} onClick={() => setStep('closed')} disabled={busy}>
               {t('admin.common.cancel')}
             </button>
-            <button type="submit" className={BTN_PRIMARY} disabled={!canContinue}>
+            <button type="submit" className={BTN_PRIMARY} disabled={!canContinue} aria-describedby={!canContinue && !busy ? 'subdomain-why' : undefined}>
               {t('tenantSettings.next')}
             </button>
           </div>
+          {/* A disabled button says why (issue 27 part 7). */}
+          {!canContinue && !busy && (
+            <p id="subdomain-why" className="m-0 text-right text-sm text-slate-700" data-testid="next-why">
+              {t(unchanged ? 'admin.common.unchangedHint' : 'admin.common.fixToSave')}
+            </p>
+          )}
         </form>
       </Dialog>
 

@@ -124,13 +124,19 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
           </p>
         </fieldset>
         <div className="flex gap-2">
-          <button type="submit" className={BTN_PRIMARY} disabled={!changed || busy}>
+          <button type="submit" className={BTN_PRIMARY} disabled={!changed || busy} aria-describedby={!changed && !busy ? 'twofa-policy-why' : undefined}>
             {t('admin.common.save')}
           </button>
           <button type="button" className={BTN_SECONDARY} disabled={!changed || busy} onClick={reset}>
             {t('admin.common.cancel')}
           </button>
         </div>
+        {/* A disabled button says why (issue 27 part 7). */}
+        {!changed && !busy && (
+          <p id="twofa-policy-why" className="m-0 text-sm text-slate-700" data-testid="save-why">
+            {t('admin.common.unchangedHint')}
+          </p>
+        )}
       </form>
       <ConfirmDialog
         open={confirming}

@@ -4,7 +4,8 @@
 // links that keep the query (decision 0033: before, the form was disabled and the page a dead
 // end). Locked-out counts down; anything else goes back to login. A correct code signs in like
 // the password step (AfterSignIn).
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { buttonClass } from '../kit/Button';
 import { api } from '../../shared/api';
 import { BACKUP_CODE_MAX_LENGTH, backupCodeProblem } from '../../shared/form-rules';
 import { getT } from '../../shared/i18n';
@@ -15,7 +16,7 @@ import Field from '../kit/Field';
 
 export type BackupCodeFormProps = SignInContext;
 
-type Verified = { user?: SignedInUser; password_compliance?: PasswordComplianceAnswer | null };
+type Verified = { user?: SignedInUser; password_compliance?: PasswordComplianceAnswer | null; backup_codes_left?: number };
 
 export default function BackupCodeForm(props: BackupCodeFormProps) {
   const { lang, basePath } = props;
@@ -23,6 +24,14 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
   const entry = useCodeEntry(t);
   const [invalid, setInvalid] = useState(false);
   const [done, setDone] = useState<SignedInAnswer | null>(null);
+  // Codes left after this one (issue 27 part 7): said before the sign-in goes on, so a person down
+  // to their last codes knows to make new ones.
+  const [left, setLeft] = useState<number | null>(null);
+  const continueRef = useRef<HTMLButtonElement>(null);
+  // The form it replaces had the focus.
+  useEffect(() => {
+    if (left !== null) continueRef.current?.focus();
+  }, [left]);
   const loginHref = `${basePath}/login${props.query}`;
   const otpHref = `${basePath}/otp${props.query}`;
 
@@ -33,7 +42,10 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
     setInvalid(false);
     const r = await entry.attempt(() => api<Verified>(basePath, 'POST', 'backup-code', { backupCode: code.trim() }));
     if (!r) return;
-    if (r.ok && r.data.user) return setDone({ user: r.data.user, password_compliance: r.data.password_compliance });
+    if (r.ok && r.data.user) {
+      if (typeof r.data.backup_codes_left === 'number') setLeft(r.data.backup_codes_left);
+      return setDone({ user: r.data.user, password_compliance: r.data.password_compliance });
+    }
     if (r.data.message === 'invalid-backup-code') {
       setInvalid(true);
       entry.inputRef.current?.select();
@@ -42,6 +54,24 @@ export default function BackupCodeForm(props: BackupCodeFormProps) {
     window.location.assign(loginHref);
   };
 
+  if (done && left !== null) {
+    return (
+      <div role="status" className="flex flex-col gap-4" data-testid="backup-codes-left">
+        <p className="m-0">{left === 0 ? t('backupLogin.noneLeft') : t('backupLogin.left', { count: left })}</p>
+        {left <= 2 && (
+          <p className="m-0">
+            {t('backupLogin.regenerate')}{' '}
+            <a className="text-blue-800 underline" href={`${basePath}/my-account`}>
+              {t('backupLogin.myAccount')}
+            </a>
+          </p>
+        )}
+        <button type="button" ref={continueRef} className={buttonClass('primary')} onClick={() => setLeft(null)}>
+          {t('backupLogin.continue')}
+        </button>
+      </div>
+    );
+  }
   if (done) return <AfterSignIn ctx={props} answer={done} />;
 
   return (

@@ -137,9 +137,15 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
           </p>
         )}
         <div className="mt-4">
-          <button type="button" disabled={!canContinue} onClick={() => openTab('qr')} className={buttonClass('primary', { block: true })}>
+          <button type="button" disabled={!canContinue} aria-describedby={canContinue ? undefined : 'setup-continue-why'} onClick={() => openTab('qr')} className={buttonClass('primary', { block: true })}>
             {t('twofa.continue')}
           </button>
+          {/* A disabled button says why (issue 27 part 7). */}
+          {!canContinue && (
+            <p id="setup-continue-why" className="m-0 mt-1 text-sm text-slate-700">
+              {t('setupAtLogin.continueHint')}
+            </p>
+          )}
         </div>
       </div>
 

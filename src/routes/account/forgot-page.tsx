@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { requestPasswordReset } from '../../domain/account/password-reset';
 import { AppError } from '../../domain/errors';
 import ForgotForm, { type ForgotFormProps } from '../../islands/account/ForgotForm';
-import { forgotSchema } from '../../shared/schemas';
+import { emailQuerySchema, forgotSchema } from '../../shared/schemas';
 import { Island } from '../../ui/Island';
 import { PublicCard } from '../../ui/PublicCard';
 import type { AppEnv, Ctx } from '../http/env';
@@ -30,7 +30,12 @@ function forgotPage(c: Ctx, posted?: Posted) {
             lang,
             basePath: deps.config.BASE_PATH,
             query: new URL(c.req.url).search,
-            ...(posted ? { initialEmail: posted.email, initialOutcome: posted.initialOutcome ?? null, initialWait: posted.initialWait ?? 0 } : {}),
+            ...(posted
+              ? { initialEmail: posted.email, initialOutcome: posted.initialOutcome ?? null, initialWait: posted.initialWait ?? 0 }
+              : // The address typed on the login page comes along (issue 27 part 7), when it is one.
+                emailQuerySchema.safeParse({ email: c.req.query('email') }).success
+                ? { initialEmail: c.req.query('email')! }
+                : {}),
           }}
         />
       </PublicCard>

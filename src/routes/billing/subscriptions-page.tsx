@@ -4,7 +4,7 @@
 // During a trial the days left are shown, and a feature the tenant has not subscribed to reads as
 // available during the trial (spec 02 section 9: the trial has every feature; decision 0033).
 import { getContractDetails } from '../../domain/billing/contract';
-import { contractState, featureLines, formatContractDate, formatCount, trialDaysLeft, type ContractDetails, type FeatureLine } from '../../shared/billing/contract';
+import { contractState, featureLines, formatContractDate, formatCount, overLimit, trialDaysLeft, type ContractDetails, type FeatureLine } from '../../shared/billing/contract';
 import { SERVER_TIME_ZONE } from '../../shared/dates';
 import type { Lang, T } from '../../shared/i18n';
 import { Frame } from '../../ui/Frame';
@@ -39,13 +39,44 @@ function DateRow({ label, iso, testId }: { label: string; iso: string | null; te
   );
 }
 
-function Contract({ t, lang, d, now }: { t: T; lang: Lang; d: ContractDetails; now: number }) {
+/** Usage over a plan's limit, each line saying what it means and what to do (issue 27 part 7). */
+function OverLimit({ t, lang, d, base }: { t: T; lang: Lang; d: ContractDetails; base: string }) {
+  const over = overLimit(featureLines(d));
+  if (over.length === 0) return null;
+  return (
+    <section aria-labelledby="over-limit-heading" className="mb-6 max-w-3xl rounded-lg border border-amber-700 bg-amber-50 p-4 text-amber-950" data-testid="over-limit">
+      <h2 id="over-limit-heading" className="m-0 mb-2 text-lg font-semibold">
+        {t('subscriptions.overLimit.heading')}
+      </h2>
+      <ul className="m-0 mb-2 pl-5">
+        {over.map((o) => (
+          <li key={o.key} data-feature={o.key}>
+            {t(`subscriptions.overLimit.${o.kind}`, { feature: t(`subscriptions.feature.${o.key}`), used: formatCount(o.used, lang), limit: formatCount(o.limit, lang), over: formatCount(o.used - o.limit, lang) })}
+          </li>
+        ))}
+      </ul>
+      <p className="m-0">
+        {t('subscriptions.overLimit.action')}{' '}
+        <a className="text-blue-800 underline" href={`${base}/admin/get-more-services`}>
+          {t('subscriptions.more')}
+        </a>
+        {' / '}
+        <a className="text-blue-800 underline" href={`${base}/admin/users`}>
+          {t('subscriptions.overLimit.reviewUsers')}
+        </a>
+      </p>
+    </section>
+  );
+}
+
+function Contract({ t, lang, d, now, base }: { t: T; lang: Lang; d: ContractDetails; now: number; base: string }) {
   const state = contractState(d, now);
   const daysLeft = trialDaysLeft(d, now);
   const showTrial = state === 'trial' || state === 'trial-ended';
   const badge = state === 'contract' ? 'bg-green-100 text-green-900' : state === 'trial' ? 'bg-blue-100 text-blue-900' : 'bg-amber-100 text-amber-950';
   return (
     <>
+      <OverLimit t={t} lang={lang} d={d} base={base} />
       <section aria-labelledby="contract-heading" className="mb-6 max-w-3xl rounded-lg bg-white p-4 shadow">
         <h2 id="contract-heading" className="m-0 mb-3 text-lg font-semibold">
           {t('subscriptions.contractHeading')}
@@ -118,7 +149,7 @@ export async function subscriptionsPage(c: TenantCtx) {
     body: (
       <Frame data={data}>
         <AdminHeading t={t} titleKey="titles.subscriptions" />
-        {details && <Contract t={t} lang={lang} d={details} now={deps.clock.now()} />}
+        {details && <Contract t={t} lang={lang} d={details} now={deps.clock.now()} base={base} />}
         <p className="mt-6">
           <a className="text-blue-800 underline" href={`${base}/admin/get-more-services`}>
             {t('subscriptions.more')}

@@ -198,6 +198,7 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'POST', path: '/admin/departments', summary: 'Add a department', tag: PEOPLE, access: 'admin-or-manager', body: departmentSchema, status: 201 }),
   op({ method: 'PATCH', path: '/admin/departments/:id', summary: 'Rename a department', tag: PEOPLE, access: 'admin-or-manager', body: departmentSchema, errors: ['not-found'] }),
   op({ method: 'DELETE', path: '/admin/departments/:id', summary: 'Delete a department without users', tag: PEOPLE, access: 'admin-or-manager', errors: ['cannot-delete-department-with-users', 'not-found'] }),
+  op({ method: 'GET', path: '/admin/users/export', summary: 'The active members as CSV in the import file columns, reading (フリガナ) last (streamed, UTF-8 with BOM; decision 0045)', tag: PEOPLE, access: 'admin-or-manager' }),
   op({ method: 'GET', path: '/admin/users/import', summary: 'The CSV import sample (users-import-sample.csv)', tag: PEOPLE, access: 'admin-or-manager' }),
   op({ method: 'POST', path: '/admin/users/import', summary: 'Add users from a CSV file (multipart csvFile, UTF-8 or Shift_JIS, up to 50 MB; all rows or none). Files up to 1 MiB are answered when done; larger ones 202 {message: processing, jobId} (decision 0030)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),
   op({ method: 'POST', path: '/admin/users/import/update', summary: 'Edit users from a CSV file (multipart csvFile; all rows or none)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),

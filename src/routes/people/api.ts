@@ -24,6 +24,9 @@ import { actorOf } from '../http/actor';
 import { requireAccess } from '../middleware/guards';
 import { idParam } from '../http/params';
 import { readJson, readQuery } from '../http/validate';
+import { usersCsvStream } from '../../domain/people/export';
+import { exportFilename } from '../../domain/audit/export';
+import { audit } from '../../domain/audit/log';
 
 export const adminPeopleApi = new Hono<AppEnv>();
 
@@ -32,6 +35,22 @@ const people = requireAccess('admin-or-manager');
 const isManagerOnly = (c: TenantCtx) => !c.get('member')?.isAdmin;
 
 const sleep = (ms: number) => new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms));
+
+// The members in the import file's columns (decision 0045), for a round trip through a spreadsheet.
+adminPeopleApi.get('/admin/users/export', people, async (c) => {
+  const { deps } = c.var;
+  const scope = c.var.tenantScope;
+  const now = deps.clock.now();
+  const t = c.get('t');
+  const filename = exportFilename(t('people.users.exportFilename'), now);
+  await audit(deps.db, { tenantId: scope.id, actorUserId: c.get('user').id, action: 'users.exported', targetType: 'tenant', targetId: scope.id, ipAddress: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null }, now);
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return c.body(usersCsvStream(scope, c.get('lang')), 200, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    'Cache-Control': 'no-store',
+  });
+});
 
 adminPeopleApi.get('/admin/users', people, async (c) => {
   const q = readQuery(c, usersQuerySchema);

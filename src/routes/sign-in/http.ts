@@ -60,10 +60,11 @@ export function takeHandoffBinding(c: Ctx, code: string): string | undefined {
  * Sets the session cookie and answers the signed-in user with its password compliance, from the
  * memberships the sign-in read (the session's write changes none of what the payload shows).
  */
-function signedIn(c: Ctx, outcome: Extract<SignInOutcome, { kind: 'session' }>) {
+function signedIn(c: Ctx, outcome: Extract<SignInOutcome, { kind: 'session' }>, extra: Record<string, unknown> = {}) {
   const { user, memberships, scope, compliance } = outcome;
   setSignInCookies(c, outcome);
   return c.json({
+    ...extra,
     message: 'success',
     user: userPayload(user, memberships, c.get('hostTenant'), scope),
     initial_subdomain: c.get('hostTenant')?.initialSubdomain ?? null,
@@ -143,11 +144,12 @@ export async function signInAfterPasswordSet(
  * The answer to any way in's outcome: the session (cookie + user), the next pending step (its
  * cookie + the step's message word), or the IdP to go to.
  */
-export function answerOutcome(c: Ctx, outcome: SignInOutcome) {
+/** `extra`: fields a signed-in answer carries besides the user (the backup codes left). */
+export function answerOutcome(c: Ctx, outcome: SignInOutcome, extra: Record<string, unknown> = {}) {
   if (outcome.kind === 'redirect-to-sso') return c.json({ message: 'redirect-to-sso', initial_subdomain: outcome.initialSubdomain });
   if (outcome.kind === 'challenge') {
     setChallengeCookie(c, outcome.challengeToken);
     return c.json({ message: outcome.message, initial_subdomain: c.get('hostTenant')?.initialSubdomain ?? null });
   }
-  return signedIn(c, outcome);
+  return signedIn(c, outcome, extra);
 }

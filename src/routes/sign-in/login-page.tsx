@@ -35,6 +35,8 @@ interface PostedLogin {
   email: string;
   remember: boolean;
   alert?: string;
+  /** The address an allowlist refused, named in the alert. */
+  alertIp?: string;
   emailError?: string;
   passwordError?: string;
   wait?: number;
@@ -106,6 +108,7 @@ async function loginPage(c: Ctx, posted?: PostedLogin) {
             ? {
                 initialRemember: posted.remember,
                 initialAlert: posted.alert ?? null,
+                ...(posted.alertIp ? { initialAlertIp: posted.alertIp } : {}),
                 initialEmailError: posted.emailError ?? null,
                 initialPasswordError: posted.passwordError ?? null,
                 initialWait: posted.wait ?? 0,
@@ -217,7 +220,8 @@ loginPages.post('/login', ...pageForm, async (c) => {
       return again({ step, wait: Number(e.details.duration), status: 429 });
     }
     const status = e.status === 401 || e.status === 403 ? e.status : 400;
-    return again({ step, alert: errorText(e.word), status });
+    const refusedIp = e.word === 'restricted-ip' && typeof e.details.ipAddress === 'string' ? e.details.ipAddress : undefined;
+    return again({ step, alert: refusedIp ? 'errors.restricted-ip-address' : errorText(e.word), ...(refusedIp ? { alertIp: refusedIp } : {}), status });
   }
   return answerOutcomeWithRedirect(c, outcome, { query: url.search, continuePath, email, relay, outlook });
 });

@@ -113,6 +113,7 @@ async function completeLogin(
   done: ReturnType<typeof finishedLogin>,
   passed: { secondFactor?: boolean; setup?: 'enabled' | 'skipped' },
   rememberThis = false,
+  extra: Record<string, unknown> = {},
 ) {
   const { deps } = c.var;
   const hostTenant = decidingTenant(c);
@@ -132,7 +133,7 @@ async function completeLogin(
     const r = await rememberThisDevice(deps, done.user, agent);
     setRememberedDeviceCookie(c, r.token, r.expiresAt);
   }
-  return answerOutcome(c, outcome);
+  return answerOutcome(c, outcome, extra);
 }
 
 twofaApi.post('/otp/verify', async (c) => {
@@ -143,8 +144,9 @@ twofaApi.post('/otp/verify', async (c) => {
 
 twofaApi.post('/backup-code', async (c) => {
   const { backupCode } = await readJson(c, backupCodeSchema);
-  const done = await verifyLoginBackupCode(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null, backupCode);
-  return completeLogin(c, done, { secondFactor: true });
+  const { backupCodesLeft, ...done } = await verifyLoginBackupCode(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null, backupCode);
+  // How many are left, so the page can say so (and send the person for new ones at zero).
+  return completeLogin(c, done, { secondFactor: true }, false, { backup_codes_left: backupCodesLeft });
 });
 
 twofaApi.post('/otp/resend', async (c) => {

@@ -96,6 +96,15 @@ export type FeatureLine =
 const users = (key: FeatureKey, limit: number | null, used: number, subscribed: boolean): FeatureLine =>
   subscribed ? { key, kind: 'users', subscribed: true, limit, used } : { key, kind: 'users', subscribed: false };
 
+/**
+ * The lines whose usage is over their plan (issue 27 part 7): more active members than a plan's
+ * seats, more keys, more mail this month. Seeded or migrated data, or a plan lowered by the
+ * provider, can leave a tenant there; the screen says so instead of showing "21 / 10" quietly.
+ */
+export function overLimit(lines: FeatureLine[]): { key: FeatureKey; kind: 'users' | 'bulkEmail' | 'keys'; limit: number; used: number }[] {
+  return lines.flatMap((l) => (l.kind !== 'flag' && l.subscribed && l.limit !== null && l.used > l.limit ? [{ key: l.key, kind: l.kind, limit: l.limit, used: l.used }] : []));
+}
+
 /** The feature lines of spec 02 section 9, in the order the screen lists them. */
 export function featureLines(d: ContractDetails): FeatureLine[] {
   const flag = (key: FeatureKey, subscribed: boolean): FeatureLine => ({ key, kind: 'flag', subscribed });

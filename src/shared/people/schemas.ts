@@ -8,6 +8,7 @@
 //
 //  GET    /admin/users?search=&sort=&order=&page=&perPage=      A|M  -> UsersPage
 //           sort: created_at (default) | name | email | last_active_at; order: desc (default) | asc;
+//           name sorts by the reading where one is kept, else by the name (decision 0045);
 //           perPage: 5 | 10 | 25 (default) | 100; page from 1. Active (not deactivated) members only.
 //  POST   /admin/users  UserInput                               A|M  -> 201 {message:'success', user: AdminUser, invited: boolean}
 //           errors 422 quota_finished {app} | 409 user_already_exists | 422 sso_users_limit_exceeded
@@ -57,6 +58,7 @@
 //           Content-Disposition filename*=<localised title><yyyyMMddHHmmss>.csv
 
 import * as z from 'zod/mini';
+import { normaliseReading, readingProblem } from './reading';
 import type { AppKey } from '../sign-in/redirection';
 
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../list-query';
@@ -106,10 +108,21 @@ const name = z.string({ error: 'validation.required' }).check(
   z.maxLength(255, { error: 'people.validation.tooLong' }),
 );
 const id = z.number().check(z.int(), z.gte(1));
+/** The reading (フリガナ), normalised to katakana; '' or null: none (decision 0045). */
+const nameReading = z.optional(
+  z.nullable(
+    z.string().check(
+      z.overwrite(normaliseReading),
+      z.refine((v) => readingProblem(v) !== 'people.validation.readingTooLong', { error: 'people.validation.readingTooLong', abort: true }),
+      z.refine((v) => readingProblem(v) === null, { error: 'people.validation.readingKana' }),
+    ),
+  ),
+);
 
 /** POST /admin/users (spec 02 section 7 field names). */
 export const userInputSchema = z.object({
   name,
+  name_reading: nameReading,
   email,
   department_id: z.optional(z.nullable(id)),
   is_admin: z._default(z.optional(z.boolean()), false),
@@ -126,6 +139,8 @@ export type UserInput = z.output<typeof userInputSchema>;
  */
 export const userUpdateSchema = z.object({
   name,
+  /** Absent: unchanged; null or '': none. */
+  name_reading: nameReading,
   email,
   department_id: z.optional(z.nullable(id)),
   is_admin: z.optional(z.boolean()),
@@ -152,7 +167,10 @@ export const departmentSchema = z.object({
 
 /** Columns of the import file, in order. Either language's header row is accepted. */
 export const IMPORT_COLUMNS = ['name', 'email', 'department', 'additional_departments', 'meishi', 'scheduler', 'is_admin'] as const;
-export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+/** The optional last column (decision 0045): files without it import as before. */
+export const IMPORT_READING_COLUMN = 'name_reading';
+export const IMPORT_READING_HEADER: Record<'ja' | 'en', string> = { ja: 'フリガナ', en: 'Name reading' };
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number] | typeof IMPORT_READING_COLUMN;
 export const IMPORT_HEADERS: Record<'ja' | 'en', readonly string[]> = {
   ja: ['名前', 'メールアドレス', '部署', '追加部署', '名刺', 'スケジューラ', '管理者'],
   en: ['Name', 'Email', 'Department', 'Additional departments', 'Meishi', 'Scheduler', 'Admin'],
@@ -172,6 +190,8 @@ export interface DepartmentRef {
 export interface AdminUser {
   id: number;
   name: string;
+  /** The reading (フリガナ) this tenant keeps for the person, or null. */
+  name_reading: string | null;
   email: string;
   /** Main department (null when none). */
   department: DepartmentRef | null;

@@ -16,25 +16,24 @@ export const subdomainSchema = z.object({
   ),
 });
 
-/** Four dotted groups of 1-3 digits, optional /1../32 (spec 02 "IP entry"). */
-export const IP_ENTRY_PATTERN = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?$/;
+export const whitelistedIpSchema = z
+  .object({
+    // IPv4 as spec 02 says (four dotted groups, /1-/32); anything with a colon is read as IPv6.
+    ipAddress: z.string().check(z.regex(/^(?:\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[0-9A-Fa-f:.]{2,45})$/, { error: 'admin.ip.invalid' })),
+    prefixLength: z.optional(z.number().check(z.int(), z.gte(1, { error: 'admin.ip.invalid' }), z.lte(128, { error: 'admin.ip.invalid' }))),
+    description: z.optional(z.nullable(z.string().check(z.maxLength(255)))),
+  })
+  .check(
+    z.refine((v) => v.ipAddress.includes(':') || v.prefixLength === undefined || v.prefixLength <= 32, {
+      error: 'admin.ip.invalid',
+      path: ['prefixLength'],
+    }),
+  );
 
-export function parseIpEntry(value: string): { ipAddress: string; prefixLength: number } | 'invalid' | 'local' {
-  const m = IP_ENTRY_PATTERN.exec(value.trim());
-  if (!m) return 'invalid';
-  const octets = m.slice(1, 5).map(Number);
-  if (octets.some((o) => o > 255)) return 'invalid';
-  const prefix = m[5] === undefined ? 32 : Number(m[5]);
-  if (prefix < 1 || prefix > 32) return 'invalid';
-  if (octets[0] === 127) return 'local';
-  return { ipAddress: octets.join('.'), prefixLength: prefix };
+/** The prefix an entry without one gets: the single address. */
+export function defaultPrefix(ipAddress: string): number {
+  return ipAddress.includes(':') ? 128 : 32;
 }
-
-export const whitelistedIpSchema = z.object({
-  ipAddress: z.string().check(z.regex(/^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, { error: 'admin.ip.invalid' })),
-  prefixLength: z._default(z.optional(z.number().check(z.int(), z.gte(1, { error: 'admin.ip.invalid' }), z.lte(32, { error: 'admin.ip.invalid' }))), 32),
-  description: z.optional(z.nullable(z.string().check(z.maxLength(255)))),
-});
 
 /** Who must have a passkey (decision 0039); absent: unchanged. */
 export const PASSKEY_POLICIES = ['allowed', 'admins', 'everyone'] as const;

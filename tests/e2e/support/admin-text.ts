@@ -61,6 +61,7 @@ export const ADMIN_TEXT = {
     ipDeleted: 'IPアドレスを削除しました',
     cannotDelete: '現在アクセスしているIPアドレスは削除できません',
     restrictedIp: 'アクセスが拒否されました：現在の場所からのログインは許可されていません。',
+    restrictedIpAt: (ip: string) => `アクセスが拒否されました：現在のIPアドレス（${ip}）からのログインは許可されていません。ここから利用する必要がある場合は、組織の管理者にお問い合わせください。`,
     // Two-factor enforcement
     twofaOptional: '任意 (各メンバーが選択)',
     twofaForce: '必須 (すべてのメンバーに設定を求める)',
@@ -182,6 +183,7 @@ export const ADMIN_TEXT = {
     ipDeleted: 'IP address deleted',
     cannotDelete: 'The IP you are currently accessing from cannot be deleted',
     restrictedIp: 'Access Denied: Login from your current location is not permitted.',
+    restrictedIpAt: (ip: string) => `Access Denied: Login from your current IP address (${ip}) is not permitted. If you need to sign in from here, contact your organization's administrator.`,
     twofaOptional: 'Optional (each member decides)',
     twofaForce: 'Required for every member',
     twofaSkip: 'Allow members to skip the setup for now',

@@ -10,7 +10,8 @@
 // decoded as a whole buffer, never with a streaming decoder (DESIGN.md section 10: streaming
 // Shift_JIS decoding had a chunk-boundary bug in workerd).
 import Papa from 'papaparse';
-import { IMPORT_COLUMNS, IMPORT_HEADERS, IMPORT_LIST_SEPARATOR, IMPORT_TRUE, type ImportRowError } from '../../../shared/people/schemas';
+import { IMPORT_COLUMNS, IMPORT_HEADERS, IMPORT_LIST_SEPARATOR, IMPORT_READING_COLUMN, IMPORT_READING_HEADER, IMPORT_TRUE, type ImportRowError } from '../../../shared/people/schemas';
+import { normaliseReading, readingProblem } from '../../../shared/people/reading';
 import type { Lang } from '../../../shared/i18n';
 import { AppError } from '../../errors';
 
@@ -212,16 +213,27 @@ export function readRecords(text: string, format: { delimiter: string; newline: 
 
 const normalise = (h: string) => h.replace(/^\uFEFF/, '').trim().toLowerCase();
 
-/** The header row must be the sample's, in either language; otherwise unexpected_format. */
-export function checkHeader(cells: string[] | null, lang: Lang): void {
+/**
+ * The header row must be the sample's, in either language, optionally followed by the reading
+ * column (decision 0045: files made before it keep working); otherwise unexpected_format.
+ * Returns whether the file has the reading column.
+ */
+export function checkHeader(cells: string[] | null, lang: Lang): { hasReading: boolean } {
   const given = (cells ?? []).map((h) => String(h).replace(/^\uFEFF/, '').trim());
-  const matches = (['ja', 'en'] as const).some((l) => IMPORT_HEADERS[l].length === given.length && IMPORT_HEADERS[l].every((h, i) => normalise(h) === normalise(given[i] ?? '')));
+  const base = given.length === IMPORT_COLUMNS.length + 1 ? given.slice(0, -1) : given;
+  const hasReading = base !== given && Object.values(IMPORT_READING_HEADER).some((h) => normalise(h) === normalise(given[given.length - 1]!));
+  const matches =
+    (base === given || hasReading) &&
+    (['ja', 'en'] as const).some((l) => IMPORT_HEADERS[l].length === base.length && IMPORT_HEADERS[l].every((h, i) => normalise(h) === normalise(base[i] ?? '')));
   if (!matches) throw new AppError('unexpected_format', { expected_format: [...IMPORT_HEADERS[lang]], given_format: given });
+  return { hasReading };
 }
 
 export interface ParsedRow {
   line: number;
   name: string;
+  /** Normalised reading; null when the file has no reading column. */
+  nameReading: string | null;
   email: string;
   department: string;
   extra: string[];
@@ -231,13 +243,13 @@ export interface ParsedRow {
 }
 
 /** One data record as a row, or the problems of its shape (quoting, columns, flags). */
-export function toRow(record: CsvRecord, line: number, errors: ImportRowError[]): ParsedRow | null {
+export function toRow(record: CsvRecord, line: number, errors: ImportRowError[], layout: { hasReading: boolean } = { hasReading: false }): ParsedRow | null {
   if (record.quoteError) {
     errors.push({ row: line, column: null, error: 'parse' });
     return null;
   }
   const { cells } = record;
-  if (cells.length !== IMPORT_COLUMNS.length) {
+  if (cells.length !== IMPORT_COLUMNS.length + (layout.hasReading ? 1 : 0)) {
     errors.push({ row: line, column: null, error: 'columns' });
     return null;
   }
@@ -249,9 +261,12 @@ export function toRow(record: CsvRecord, line: number, errors: ImportRowError[])
     return false;
   };
   const [name, email, department, extra] = cells.map((c) => String(c ?? '').trim());
+  const nameReading = layout.hasReading ? normaliseReading(String(cells[IMPORT_COLUMNS.length] ?? '')) : null;
+  if (nameReading && readingProblem(nameReading)) errors.push({ row: line, column: IMPORT_READING_COLUMN, error: readingProblem(nameReading) === 'people.validation.readingKana' ? 'readingKana' : 'readingTooLong' });
   return {
     line,
     name: name!,
+    nameReading,
     email: email!.toLowerCase(),
     department: department!,
     extra: extra ? extra.split(IMPORT_LIST_SEPARATOR).map((x) => x.trim()).filter(Boolean) : [],

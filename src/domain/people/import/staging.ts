@@ -20,6 +20,7 @@ interface StagedRow {
   line: number;
   email: string;
   name: string;
+  reading: string | null;
   dept: number | null;
   extra: number[];
   meishi: 0 | 1;
@@ -92,6 +93,7 @@ async function checkRows(deps: Deps, scope: TenantScope, job: ImportJob, rows: P
         line: r.line,
         email: r.email,
         name: r.name.slice(0, 255),
+        reading: r.nameReading,
         dept,
         extra,
         meishi: r.meishi ? 1 : 0,
@@ -126,15 +128,16 @@ export async function stagePiece(deps: Deps, scope: TenantScope, job: ImportJob)
   const errors = [...job.rowErrors] as ImportRowError[];
   let line = job.records;
   let headerSeen = job.headerSeen;
+  let hasReading = job.hasReading;
   const rows: ParsedRow[] = [];
   for (const record of records) {
     line++;
     if (!headerSeen) {
-      checkHeader(record.cells, tenantLang);
+      hasReading = checkHeader(record.cells, tenantLang).hasReading;
       headerSeen = true;
       continue;
     }
-    const row = toRow(record, line, errors);
+    const row = toRow(record, line, errors, { hasReading });
     if (row) rows.push(row);
   }
   // A record that never ends (an unclosed quote) cannot be longer than a piece in a valid file.
@@ -156,6 +159,7 @@ export async function stagePiece(deps: Deps, scope: TenantScope, job: ImportJob)
         delimiter: format.delimiter,
         newline: format.newline,
         headerSeen,
+        hasReading,
         records: line,
         processedRows: processed,
         rowErrors,
@@ -169,8 +173,8 @@ export async function stagePiece(deps: Deps, scope: TenantScope, job: ImportJob)
   // Once the file has problems nothing will be applied: only addresses matter from then on.
   if (staged.length) {
     statements.push(
-      rawStatement(db, sql`INSERT INTO import_rows (job_id, line, email, name, department_id, extra, meishi, scheduler, is_admin, valid, user_id, tenant_user_id)
-        SELECT ${job.id}, j.value->>'line', j.value->>'email', j.value->>'name', j.value->>'dept', j.value->>'extra',
+      rawStatement(db, sql`INSERT INTO import_rows (job_id, line, email, name, name_reading, department_id, extra, meishi, scheduler, is_admin, valid, user_id, tenant_user_id)
+        SELECT ${job.id}, j.value->>'line', j.value->>'email', j.value->>'name', j.value->>'reading', j.value->>'dept', j.value->>'extra',
           j.value->>'meishi', j.value->>'scheduler', j.value->>'admin', j.value->>'valid', j.value->>'uid', j.value->>'tuid'
         FROM json_each(${JSON.stringify(staged.map((s) => ({ ...s, extra: JSON.stringify(s.extra) })))}) j WHERE true
         ON CONFLICT DO NOTHING`),
@@ -182,7 +186,7 @@ export async function stagePiece(deps: Deps, scope: TenantScope, job: ImportJob)
     if (isGuardFailure(e)) return null; // another runner has the job now
     throw e;
   }
-  const updated: ImportJob = { ...job, status: 'processing', nextChunk: next, carry, delimiter: format.delimiter, newline: format.newline, headerSeen, records: line, processedRows: processed, rowErrors, attempts: 0, lockedUntil: now + LEASE_MS, updatedAt: now };
+  const updated: ImportJob = { ...job, status: 'processing', nextChunk: next, carry, delimiter: format.delimiter, newline: format.newline, headerSeen, hasReading, records: line, processedRows: processed, rowErrors, attempts: 0, lockedUntil: now + LEASE_MS, updatedAt: now };
   if (rowErrors.length >= MAX_ROW_ERRORS || (!final && carry.length > deps.config.IMPORT_CHUNK_BYTES * 2)) {
     return failJob(deps, scope, updated, new AppError('invalid-csv', { rows: rowErrors }));
   }

@@ -100,9 +100,9 @@ export async function switchIn(deps: Deps, scope: TenantScope, job: ImportJob): 
           ON CONFLICT(email) DO NOTHING`),
         // An account that is someone's already (registered, or a member of another tenant) is
         // invited and counts for nothing until the person accepts (decision 0027).
-        rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, department_id, invited_at, invitation_pending,
+        rawStatement(db, sql`INSERT INTO tenant_users (tenant_id, user_id, is_admin, department_id, name_reading, invited_at, invitation_pending,
             meishi_access_granted_at, scheduler_access_granted_at, created_at, updated_at)
-          SELECT ${T}, u.id, r.is_admin, r.department_id, ${now},
+          SELECT ${T}, u.id, r.is_admin, r.department_id, nullif(r.name_reading, ''), ${now},
             u.password_hash IS NOT NULL OR u.is_tenant_manager OR EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = u.id AND o.tenant_id <> ${T}),
             CASE WHEN r.meishi = 1 THEN ${now} END, CASE WHEN r.scheduler = 1 THEN ${now} END, ${now}, ${now}
           FROM ${rows} CROSS JOIN users u ON u.email = r.email WHERE ${within}`),
@@ -127,7 +127,9 @@ export async function switchIn(deps: Deps, scope: TenantScope, job: ImportJob): 
         rawStatement(db, sql`UPDATE users SET name = r.name, updated_at = ${now}
           FROM ${rows} WHERE ${within} AND users.id = r.user_id AND users.password_hash IS NULL AND NOT users.is_tenant_manager
             AND NOT EXISTS (SELECT 1 FROM tenant_users o WHERE o.user_id = users.id AND o.tenant_id <> ${T})`),
+        // The reading changes only when the file has its column (null: no column; '': cleared).
         rawStatement(db, sql`UPDATE tenant_users SET is_admin = r.is_admin, department_id = r.department_id,
+            name_reading = CASE WHEN r.name_reading IS NULL THEN tenant_users.name_reading ELSE nullif(r.name_reading, '') END,
             meishi_access_granted_at = CASE WHEN r.meishi = 1 THEN coalesce(tenant_users.meishi_access_granted_at, ${now}) END,
             scheduler_access_granted_at = CASE WHEN r.scheduler = 1 THEN coalesce(tenant_users.scheduler_access_granted_at, ${now}) END,
             updated_at = ${now}

@@ -72,6 +72,12 @@ export function parseCertificate(input: string): ParsedCertificate | null {
   }
 }
 
+/** The PEM blocks of the stored text (one or more certificates). */
+function storedPems(stored: string): string[] {
+  const blocks = stored.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  return blocks && blocks.length > 0 ? blocks : [stored];
+}
+
 const pemOf = (label: string, der: Uint8Array) => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
 
 /**
@@ -100,8 +106,9 @@ export function samlFor(
     issuer: urls.entityId,
     audience: urls.entityId,
     idpIssuer: setting.idpEntityId,
-    // Only the stored certificate: a KeyInfo certificate in the message is never trusted.
-    idpCert: setting.idpX509Cert === 'unset' ? 'unset' : publicKeyPem(setting.idpX509Cert),
+    // Only the stored certificates: a KeyInfo certificate in the message is never trusted. Every
+    // stored one is offered (rollover, decision 0042); node-saml accepts a signature by any of them.
+    idpCert: setting.idpX509Cert === 'unset' ? 'unset' : storedPems(setting.idpX509Cert).map(publicKeyPem),
     wantAssertionsSigned: true,
     wantAuthnResponseSigned: false,
     signatureAlgorithm: 'sha256',

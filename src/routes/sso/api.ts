@@ -7,7 +7,7 @@ import { audit } from '../../domain/audit/log';
 import { AppError } from '../../domain/errors';
 import { randomToken } from '../../domain/security/tokens';
 import { consumeResponse, idpLogout, startLogin } from '../../domain/sso/flow';
-import { samlSettingView, saveSamlSetting, setIdpStatus } from '../../domain/sso/settings';
+import { previewMetadata, samlSettingView, saveSamlSetting, setIdpStatus } from '../../domain/sso/settings';
 import { SAML_PATHS, spMetadata } from '../../domain/sso/sp';
 import { SamlRefusal } from '../../domain/sso/xml-guard';
 import { clientInfo } from '../sign-in/http';
@@ -19,7 +19,8 @@ import { appPaths } from '../http/apps';
 import { readJson } from '../http/validate';
 import { errorAnswer } from '../http/errors';
 import { actorOf } from '../http/actor';
-import { idpStatusSchema, samlSettingSchema } from '../../shared/sso/schemas';
+import { isIdpPreset, type IdpGuide } from '../../shared/sso/presets';
+import { idpStatusSchema, metadataSourceSchema, samlSettingSchema } from '../../shared/sso/schemas';
 
 export const samlApi = new Hono<AppEnv>();
 
@@ -118,6 +119,28 @@ samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.ge
 samlApi.post('/admin/saml', admin, async (c) => {
   const input = await readJson(c, samlSettingSchema);
   return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.var.tenantScope, input, actorOf(c))) });
+});
+
+/** The IdP's values from its metadata (URL fetched by the server, or XML) for the admin to review. */
+samlApi.post('/admin/saml/metadata', admin, async (c) => {
+  const input = await readJson(c, metadataSourceSchema);
+  return c.json({ message: 'success', metadata: await previewMetadata(c.get('deps'), c.var.tenantScope, input) });
+});
+
+/** A preset's guide in the request's language, loaded when the admin picks it (keeps the island light). */
+samlApi.get('/admin/saml/guide/:preset', admin, (c) => {
+  const preset = c.req.param('preset');
+  if (!isIdpPreset(preset)) return errorAnswer(c, 'not-found');
+  const { t } = c.var;
+  const guide: IdpGuide = {
+    preset,
+    name: t(`sso.presets.${preset}`),
+    steps: t(`ssoGuide.${preset}.steps`).split('\n'),
+    nameId: t(`ssoGuide.${preset}.nameId`),
+    attributes: t(`ssoGuide.${preset}.attributes`),
+    test: t(`ssoGuide.${preset}.test`),
+  };
+  return c.json({ guide }, 200, { 'Cache-Control': 'private, max-age=3600' });
 });
 
 samlApi.patch('/admin/saml/configure-idp-status', admin, async (c) => {

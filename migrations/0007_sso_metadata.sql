@@ -10,4 +10,5 @@ CREATE TABLE `saml_certificate_warnings` (
 --> statement-breakpoint
 ALTER TABLE `saml_settings` ADD `idp_metadata_url` text;--> statement-breakpoint
 ALTER TABLE `saml_settings` ADD `metadata_checked_at` integer;--> statement-breakpoint
-ALTER TABLE `saml_settings` ADD `metadata_error` text;
+ALTER TABLE `saml_settings` ADD `metadata_error` text;--> statement-breakpoint
+ALTER TABLE `tenants` ADD `sso_certificate_expires_at` integer;

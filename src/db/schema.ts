@@ -31,6 +31,12 @@ export const tenants = sqliteTable(
     isFeatureIpRestrictionSubscribed: bool('is_feature_ip_restriction_subscribed'),
     isFeatureTwofaEnforcementSubscribed: bool('is_feature_twofa_enforcement_subscribed'),
     isSsoEnabled: bool('is_sso_enabled'),
+    /**
+     * When the last of the IdP's trusted certificates ends (decision 0042), kept with the tenant
+     * row every request already reads, so the admin screens' banner costs no query. Written in
+     * the same statement batch as saml_settings.idp_x509cert.
+     */
+    ssoCertificateExpiresAt: integer('sso_certificate_expires_at'),
     isIpRestrictionEnabled: bool('is_ip_restriction_enabled'),
     isTwofaEnforced: bool('is_twofa_enforced'),
     isTwofaSkipAllowed: bool('is_twofa_skip_allowed'),

@@ -10,7 +10,8 @@ import { samlCertificateWarnings, samlSettings, tenants, tenantUsers, users, typ
 import { formatDateTime } from '../../shared/dates';
 import { auditInsert } from '../audit/log';
 import { sendMail } from '../mail/messages';
-import { crossedThreshold, daysLeft, joinCertificates, sameCertificates, storedCertificates, type TrustedCertificate } from './certificates';
+import { crossedThreshold, daysLeft, joinCertificates, sameCertificates, storedCertificates, trustEndsAt, type TrustedCertificate } from './certificates';
+import { forgetHosts } from '../tenants/hosts';
 import { readIdpMetadata } from './metadata';
 import { fetchOutbound, OutboundRefused } from '../security/outbound';
 import { METADATA_FETCH } from './settings';
@@ -92,6 +93,8 @@ async function refreshMetadata(deps: Deps, row: Row, report: WatchReport): Promi
     .update(samlSettings, { idpX509Cert: stored, metadataCheckedAt: now, metadataError: null, updatedAt: now }, eq(samlSettings.idpX509Cert, setting.idpX509Cert), eq(samlSettings.idpMetadataUrl, url))
     .returning({ tenantId: samlSettings.tenantId });
   if (changed.length === 0) return;
+  await scope.updateTenant({ ssoCertificateExpiresAt: trustEndsAt(next), updatedAt: now });
+  forgetHosts(deps.db);
   // Written after the change it records (only the run whose compare-and-set won writes one).
   await auditInsert(
     deps.db,
@@ -106,7 +109,17 @@ async function refreshMetadata(deps: Deps, row: Row, report: WatchReport): Promi
 async function warnExpiring(deps: Deps, row: Row, report: WatchReport): Promise<void> {
   const now = deps.clock.now();
   const scope = tenantScope(deps.db, row.tenant);
-  for (const c of storedCertificates(row.setting.idpX509Cert)) {
+  const certs = storedCertificates(row.setting.idpX509Cert);
+  const ends = trustEndsAt(certs);
+  // Settings stored before the column existed (or written elsewhere) get it here.
+  if (row.tenant.ssoCertificateExpiresAt !== ends) {
+    await scope.updateTenant({ ssoCertificateExpiresAt: ends });
+    forgetHosts(deps.db);
+  }
+  // Only the certificate that ends last matters: while a successor is trusted, the older one's
+  // end breaks nothing (a rollover in progress), so it is not worth a warning.
+  const last = certs.find((c) => c.notAfter === ends);
+  for (const c of last ? [last] : []) {
     const threshold = crossedThreshold(c.notAfter, now);
     if (threshold === null) continue;
     // The row that wins the key decides who sends: a concurrent run gets nothing back.

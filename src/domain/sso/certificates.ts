@@ -50,6 +50,11 @@ export function storedCertificates(stored: string): TrustedCertificate[] {
   return parseCertificates(stored) ?? [];
 }
 
+/** When the last certificate ends: until then some trusted certificate still verifies. */
+export function trustEndsAt(certs: Pick<ParsedCertificate, 'notAfter'>[]): number | null {
+  return certs.length ? Math.max(...certs.map((c) => c.notAfter)) : null;
+}
+
 /** Whether two sets hold the same certificates, in any order. */
 export function sameCertificates(a: TrustedCertificate[], b: TrustedCertificate[]): boolean {
   const fa = new Set(a.map((c) => c.fingerprint));

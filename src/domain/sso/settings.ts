@@ -7,7 +7,7 @@ import { AppError, text, ValidationError } from '../errors';
 import { assertSubscribed } from '../tenant-settings/settings';
 import { loadSetting } from './flow';
 import { spUrls } from './sp';
-import { joinCertificates, parseCertificates, storedCertificates } from './certificates';
+import { joinCertificates, parseCertificates, storedCertificates, trustEndsAt } from './certificates';
 import { metadataRefusal, readIdpMetadata, METADATA_MAX_BYTES } from './metadata';
 import { fetchOutbound, OutboundRefused } from '../security/outbound';
 import { forgetHosts } from '../tenants/hosts';
@@ -29,7 +29,7 @@ export interface SamlSettingView {
     idp_sso_url: string;
     idp_slo_url: string | null;
     idp_x509cert: string;
-    /** The earliest end of the trusted certificates (the one that matters first). */
+    /** When the last trusted certificate ends: SSO stops working then. */
     certificate_expires_at: string | null;
     certificates: CertificateView[];
     idp_metadata_url: string | null;
@@ -72,7 +72,8 @@ export async function samlSettingView(deps: Deps, scope: TenantScope): Promise<S
   const s = await loadSetting(scope);
   const urls = spUrls(deps.config, scope.tenant);
   const certs = s ? storedCertificates(s.idpX509Cert) : [];
-  const earliest = certs.length ? Math.min(...certs.map((c) => c.notAfter)) : null;
+  // When SSO stops working: the end of the last certificate (an older one may end first in a rollover).
+  const ends = trustEndsAt(certs);
   return {
     is_idp_configured: s?.isIdpConfigured && scope.tenant.isSsoEnabled ? 1 : 0,
     saml_setting: s
@@ -81,7 +82,7 @@ export async function samlSettingView(deps: Deps, scope: TenantScope): Promise<S
           idp_sso_url: s.idpSsoUrl,
           idp_slo_url: s.idpSloUrl,
           idp_x509cert: s.idpX509Cert,
-          certificate_expires_at: earliest === null ? null : iso(earliest),
+          certificate_expires_at: ends === null ? null : iso(ends),
           certificates: certs.map((c) => ({ fingerprint: c.fingerprint, not_before: iso(c.notBefore), not_after: iso(c.notAfter) })),
           idp_metadata_url: s.idpMetadataUrl,
           metadata_checked_at: s.metadataCheckedAt === null ? null : iso(s.metadataCheckedAt),
@@ -113,13 +114,15 @@ export async function saveSamlSetting(deps: Deps, scope: TenantScope, input: Sam
   };
   await deps.db.batch([
     scope.insert(samlSettings, { ...values, createdAt: now }).onConflictDoUpdate({ target: samlSettings.tenantId, set: values }),
+    scope.updateTenant({ ssoCertificateExpiresAt: trustEndsAt(certs), updatedAt: now }),
     auditInsert(
       deps.db,
       { tenantId: scope.id, actorUserId: actor.userId, action: 'admin.sso.settings-saved', ipAddress: actor.ip, details: { idpEntityId: input.idpEntityId, metadataUrl, certificates: certs.map((c) => c.fingerprint) } },
       now,
     ),
   ]);
-  return samlSettingView(deps, scope);
+  forgetHosts(deps.db);
+  return samlSettingView(deps, { ...scope, tenant: { ...scope.tenant, ssoCertificateExpiresAt: trustEndsAt(certs) } });
 }
 
 /** PATCH /admin/saml/configure-idp-status: the tenant's SSO switch. */

@@ -37,6 +37,9 @@ export function spUrls(config: Pick<Config, 'PUBLIC_URL' | 'BASE_PATH'>, tenant:
   };
 }
 
+/** The NameID format the SP metadata asks for. */
+export const SP_NAME_ID_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
 export function newRequestId(): string {
   // xs:ID must not start with a digit.
   return '_' + randomBytes(20).toString('hex');
@@ -128,7 +131,11 @@ export function samlFor(
 export function spMetadata(config: Pick<Config, 'PUBLIC_URL' | 'BASE_PATH'>, tenant: Pick<Tenant, 'initialSubdomain'>): string {
   const placeholder = { idpEntityId: 'unset', idpSsoUrl: 'https://unset.invalid/', idpSloUrl: null, idpX509Cert: 'unset' };
   // node-saml announces its logout endpoint with the POST binding; ours is HTTP-Redirect only.
+  // The NameID format IdPs should send (decision 0042): the email address, which the portal
+  // matches to a member's SAML name id or else their email (schema order: after the logout
+  // service, before the assertion consumer).
   return samlFor(config, tenant, placeholder)
     .generateServiceProviderMetadata(null)
-    .replace(/(<SingleLogoutService Binding=")urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-POST"/, '$1urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"');
+    .replace(/(<SingleLogoutService Binding=")urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-POST"/, '$1urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"')
+    .replace(/(\s*)<AssertionConsumerService /, `$1<NameIDFormat>${SP_NAME_ID_FORMAT}</NameIDFormat>$1<AssertionConsumerService `);
 }

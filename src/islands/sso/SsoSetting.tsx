@@ -236,6 +236,11 @@ export default function SsoSetting(p: SsoSettingProps) {
             </div>
           ))}
         </dl>
+        <p className="m-0 mt-3">
+          <a className="text-blue-800 underline" href={`${p.sp.metadata_url}?download`} download data-testid="sp-metadata-download">
+            {t('sso.spMetadataDownload')}
+          </a>
+        </p>
       </section>
 
       <section aria-labelledby="sso-preset-heading" className={CARD}>

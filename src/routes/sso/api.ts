@@ -42,7 +42,10 @@ function bindingToken(c: Ctx, create: boolean): string | null {
 samlApi.get('/saml2/all/metadata', (c) => {
   const tenant = c.get('hostTenant');
   if (!tenant) return errorAnswer(c, 'not-found');
-  return c.body(spMetadata(c.get('deps').config, tenant), 200, { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' });
+  // ?download: the same document as a file for IdPs that take an upload (decision 0042).
+  const headers: Record<string, string> = { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' };
+  if (c.req.query('download') !== undefined) headers['Content-Disposition'] = `attachment; filename="${tenant.initialSubdomain}-sp-metadata.xml"`;
+  return c.body(spMetadata(c.get('deps').config, tenant), 200, headers);
 });
 
 samlApi.get('/saml2/all/login', async (c) => {
@@ -62,10 +65,10 @@ samlApi.get('/saml2/all/login', async (c) => {
   }
 });
 
-async function refused(c: Ctx, reason: string) {
+async function refused(c: Ctx, reason: string, expiredAt?: number) {
   const { db, clock } = c.get('deps');
   await audit(db, { tenantId: c.get('hostTenant')?.id ?? null, actorUserId: null, action: 'login.sso.refused', ipAddress: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null, details: { reason } }, clock.now());
-  return samlResultPage(c, 'error', 403);
+  return samlResultPage(c, 'error', 403, expiredAt);
 }
 
 samlApi.post(SAML_PATHS.acs.replace('/api', ''), async (c) => {
@@ -91,7 +94,7 @@ samlApi.post(SAML_PATHS.acs.replace('/api', ''), async (c) => {
     setSessionCookie(c, result.signIn.token, result.signIn.remember, result.signIn.expiresAt);
     return c.redirect(result.destination, 303);
   } catch (err) {
-    if (err instanceof SamlRefusal) return refused(c, err.reason);
+    if (err instanceof SamlRefusal) return refused(c, err.reason, err.expiredAt);
     if (err instanceof AppError) return refused(c, err.code);
     throw err;
   }

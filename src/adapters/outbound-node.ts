@@ -8,12 +8,17 @@ import type { LookupFunction } from 'node:net';
 import type { OutboundHttp } from '../deps';
 import { OutboundRefused } from '../domain/security/outbound';
 
-export function nodeOutbound(opts: { ca?: string } = {}): OutboundHttp {
+type Resolve = (hostname: string, cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+const systemResolve: Resolve = (hostname, cb) => dnsLookup(hostname, { all: true }, cb);
+
+/** `ca`: an extra trusted certificate; `resolve`: the name resolution (tests map names to addresses). */
+export function nodeOutbound(opts: { ca?: string; resolve?: Resolve } = {}): OutboundHttp {
+  const resolve = opts.resolve ?? systemResolve;
   return {
     resolves: true,
     get(url, { signal, refused }) {
       const lookup: LookupFunction = (hostname, options, cb) => {
-        dnsLookup(hostname, { all: true }, (err, addresses: LookupAddress[]) => {
+        resolve(hostname, (err, addresses) => {
           if (err) return cb(err, '', 4);
           if (addresses.length === 0 || addresses.some((a) => refused(a.address))) return cb(new OutboundRefused('address-refused') as NodeJS.ErrnoException, '', 4);
           if (options.all) return (cb as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeOutbound } from '../../src/adapters/outbound-node';
+import { readConfig } from '../../src/config';
 import { activityLogs, outbox, samlCertificateWarnings, samlSettings, sessions, tenants, tenantUsers, users } from '../../src/db/schema';
 import { fetchOutbound, OutboundRefused, refusedAddress, type OutboundLimits } from '../../src/domain/security/outbound';
 import { tenantsWithExpiringCertificates, watchSsoCertificates } from '../../src/domain/sso/certificate-watch';
@@ -151,6 +152,14 @@ describe('the outbound fetch rules', () => {
     expect(await refusal(fetchOutbound(http, `https://127.0.0.1:${port}/trickle`, { ...LIMITS, timeoutMs: 400 }))).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await refusal(fetchOutbound(http, `https://127.0.0.1:${port}/error`, LIMITS))).toBe('http-status');
+  });
+});
+
+describe('the development switch', () => {
+  it('DEV_SSO_METADATA_LOOPBACK is honoured only with DEV_MODE', () => {
+    const production = { SMTP_URL: 'smtps://mail.example.com', LINK_SIGNING_KEY: 'k'.repeat(32), DATA_ENCRYPTION_KEY: 'd'.repeat(32) };
+    expect(readConfig({ ...production, DEV_SSO_METADATA_LOOPBACK: 'true' }).DEV_SSO_METADATA_LOOPBACK).toBe(false);
+    expect(readConfig({ ...production, DEV_MODE: 'true', DEV_SSO_METADATA_LOOPBACK: 'true' }).DEV_SSO_METADATA_LOOPBACK).toBe(true);
   });
 });
 

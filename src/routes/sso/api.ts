@@ -143,7 +143,7 @@ samlApi.get('/admin/saml/guide/:preset', admin, (c) => {
     attributes: t(`ssoGuide.${preset}.attributes`),
     test: t(`ssoGuide.${preset}.test`),
   };
-  return c.json({ guide }, 200, { 'Cache-Control': 'private, max-age=3600' });
+  return c.json({ guide });
 });
 
 samlApi.patch('/admin/saml/configure-idp-status', admin, async (c) => {

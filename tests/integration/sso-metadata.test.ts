@@ -233,6 +233,16 @@ describe('SSO with metadata and several certificates', () => {
     expect((await admin.post('/accounts/api/admin/saml/metadata', { xml: padded })).status).toBe(200);
   });
 
+  it('metadata URL reads are limited per tenant (20 in 10 minutes), also in parallel; XML is not', async () => {
+    const admin = await adminClient();
+    const results = await Promise.all(Array.from({ length: 25 }, () => admin.post('/accounts/api/admin/saml/metadata', { url: `https://127.0.0.1:${port}/metadata` })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(20);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(5);
+    expect((await admin.post('/accounts/api/admin/saml/metadata', { xml: metadataServed })).status).toBe(200);
+    h.clock.advance(10 * 60_000 + 1);
+    expect((await admin.post('/accounts/api/admin/saml/metadata', { url: `https://127.0.0.1:${port}/metadata` })).status).toBe(200);
+  });
+
   it('only an admin of the tenant may read metadata (a member, another tenant`s admin, the signed out)', async () => {
     const member = h.client(ACME, { ip: '133.242.10.21', otherBrowser: true });
     expect((await member.login(SSO_USER)).body.message).toBe('success');

@@ -10,9 +10,16 @@ import { spUrls } from './sp';
 import { joinCertificates, parseCertificates, storedCertificates, trustEndsAt } from './certificates';
 import { metadataRefusal, readIdpMetadata, METADATA_MAX_BYTES } from './metadata';
 import { fetchOutbound, OutboundRefused } from '../security/outbound';
+import { reserve, type Limit } from '../security/limiter';
 import { forgetHosts } from '../tenants/hosts';
 import type { TenantScope } from '../tenants/scope';
 import { type MetadataSourceInput, type SamlSettingInput } from '../../shared/sso/schemas';
+
+/**
+ * Metadata URLs one tenant's admins may have the server fetch per 10 minutes: the server's own
+ * requests to addresses an admin names are a resource to ration (decision 0042).
+ */
+export const metadataFetchLimit = (tenantId: number): Limit => ({ key: `sso-metadata-fetch:${tenantId}`, max: 20, windowMs: 10 * 60_000 });
 
 /** The limits of a metadata URL fetch (decision 0042). */
 export const METADATA_FETCH = { maxBytes: METADATA_MAX_BYTES, timeoutMs: 10_000, maxRedirects: 3 };
@@ -158,6 +165,7 @@ export async function fetchMetadataXml(deps: Pick<Deps, 'outbound' | 'config'>, 
 export async function previewMetadata(deps: Deps, scope: TenantScope, input: MetadataSourceInput): Promise<MetadataPreview> {
   assertSubscribed(isSsoSubscribed(scope.tenant));
   const field = input.url ? 'metadataUrl' : 'metadataXml';
+  if (input.url) await reserve(deps.db, [metadataFetchLimit(scope.id)], deps.clock.now());
   const xml = input.url ? await fetchMetadataXml(deps, input.url) : (input.xml ?? '');
   const read = readIdpMetadata(xml);
   if (!read.ok) throw metadataRefusal(field, read.problem);

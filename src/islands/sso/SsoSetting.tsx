@@ -105,6 +105,10 @@ export default function SsoSetting(p: SsoSettingProps) {
       setFilled(true);
       return;
     }
+    if (r.status === 429) {
+      setSourceErrors({ [field]: t('sso.metadata.errors.too-many') });
+      return;
+    }
     if (r.status === 422 && r.data.errors) {
       const v = r.data.errors.metadataUrl ?? r.data.errors.metadataXml ?? r.data.errors.url ?? r.data.errors.xml;
       setSourceErrors({ [field]: v?.[0] ?? t('errors.reload') });

@@ -226,6 +226,10 @@ describe('SSO with metadata and several certificates', () => {
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors)).toEqual(['metadataUrl']);
     expect((await admin.post('/accounts/api/admin/saml/metadata', { url: `http://127.0.0.1:${port}/metadata` })).status).toBe(422);
+    // Saving a metadata URL the daily job could never read is refused on that field.
+    const savePrivate = await admin.post('/accounts/api/admin/saml', { idpEntityId: IDP_ENTITY, idpSsoUrl: 'https://idp.example.test/sso', idpCertificate: keys.certPem, idpMetadataUrl: 'https://192.168.1.10/metadata' });
+    expect(savePrivate.status).toBe(422);
+    expect(Object.keys(savePrivate.body.errors)).toEqual(['idpMetadataUrl']);
     const xmlBad = await admin.post('/accounts/api/admin/saml/metadata', { xml: '<x/>' });
     expect(Object.keys(xmlBad.body.errors)).toEqual(['metadataXml']);
     // Large pasted metadata passes the body limit (the JSON limit is 64 KB).

@@ -9,7 +9,7 @@ import { loadSetting } from './flow';
 import { spUrls } from './sp';
 import { joinCertificates, parseCertificates, storedCertificates, trustEndsAt } from './certificates';
 import { metadataRefusal, readIdpMetadata, METADATA_MAX_BYTES } from './metadata';
-import { fetchOutbound, OutboundRefused } from '../security/outbound';
+import { checkUrl, fetchOutbound, OutboundRefused } from '../security/outbound';
 import { reserve, type Limit } from '../security/limiter';
 import { forgetHosts } from '../tenants/hosts';
 import type { TenantScope } from '../tenants/scope';
@@ -108,6 +108,15 @@ export async function saveSamlSetting(deps: Deps, scope: TenantScope, input: Sam
   if (certs.some((c) => c.notAfter <= deps.clock.now())) throw new ValidationError({ idpCertificate: [text('sso.errors.certificateExpired')] });
   const now = deps.clock.now();
   const metadataUrl = input.idpMetadataUrl || null;
+  // A URL the daily job could never read is refused now rather than failing every night.
+  if (metadataUrl) {
+    try {
+      checkUrl(metadataUrl, { allowLoopback: deps.config.DEV_SSO_METADATA_LOOPBACK });
+    } catch (e) {
+      if (e instanceof OutboundRefused) throw new ValidationError({ idpMetadataUrl: [text(`sso.metadata.errors.${e.problem}`)] });
+      throw e;
+    }
+  }
   const values = {
     idpEntityId: input.idpEntityId,
     idpSsoUrl: input.idpSsoUrl,

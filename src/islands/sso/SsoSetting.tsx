@@ -170,6 +170,12 @@ export default function SsoSetting(p: SsoSettingProps) {
       const next: Partial<Record<Field, string>> = {};
       for (const [k, v] of Object.entries(r.data.errors)) next[k as Field] = v[0];
       setErrors(next);
+      // The metadata URL the values came from is checked on save too: its error shows on that field.
+      if (r.data.errors.idpMetadataUrl) {
+        setSourceErrors({ metadataUrl: r.data.errors.idpMetadataUrl[0] });
+        setTimeout(() => sourceRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
+        return;
+      }
       setTimeout(() => firstErrorRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0);
       return;
     }

@@ -206,7 +206,7 @@ export default function SsoSetting(p: SsoSettingProps) {
   ];
   const certError = errors.idpCertificate;
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
+    <div className={`flex flex-col gap-6 ${guide ? 'max-w-6xl' : 'max-w-3xl'}`}>
       <section aria-labelledby="sso-switch-heading" className={CARD}>
         <h2 id="sso-switch-heading" className="sr-only">
           {t('sso.switchLabel')}
@@ -268,8 +268,134 @@ export default function SsoSetting(p: SsoSettingProps) {
             </option>
           ))}
         </select>
+      </section>
+
+      {/* The guide stands beside the metadata and IdP forms on wide screens, above them otherwise. */}
+      <div className="flex flex-col gap-6 xl:flex-row xl:items-start">
+        <div className="flex min-w-0 flex-1 flex-col gap-6">
+          <section aria-labelledby="sso-metadata-heading" className={CARD}>
+            <h2 id="sso-metadata-heading" className="m-0 mb-1 text-lg font-semibold">
+              {t('sso.metadataHeading')}
+            </h2>
+            <p className="m-0 mb-3 text-sm text-slate-700">{t('sso.metadataHint')}</p>
+            <div ref={sourceRef} className="flex flex-col gap-4">
+              <div className="flex flex-col gap-2">
+                <TextField id="sso-metadata-url" label={t('sso.metadataUrlLabel')} value={metadataUrl} onChange={(v) => (setMetadataUrl(v), setSourceErrors({}))} error={sourceErrors.metadataUrl} autoComplete="off" maxLength={1024} />
+                <div>
+                  <button type="button" className={BTN_SECONDARY} disabled={busy} onClick={() => void readMetadata('metadataUrl')}>
+                    {t('sso.metadataFetch')}
+                  </button>
+                </div>
+              </div>
+              <div className="flex flex-col gap-2">
+                <label htmlFor="sso-metadata-xml" className="font-medium">
+                  {t('sso.metadataXmlLabel')}
+                </label>
+                <textarea
+                  id="sso-metadata-xml"
+                  value={metadataXml}
+                  onChange={(e) => (setMetadataXml(e.target.value), setSourceErrors({}))}
+                  aria-invalid={sourceErrors.metadataXml ? true : undefined}
+                  aria-describedby={sourceErrors.metadataXml ? 'sso-metadata-xml-error' : undefined}
+                  rows={4}
+                  spellCheck={false}
+                  className={`${INPUT} font-mono text-sm`}
+                />
+                {sourceErrors.metadataXml && (
+                  <p id="sso-metadata-xml-error" className="m-0 text-sm text-red-800">
+                    {sourceErrors.metadataXml}
+                  </p>
+                )}
+                <div>
+                  <label htmlFor="sso-metadata-file" className="text-sm font-medium">
+                    {t('sso.metadataFile')}
+                  </label>
+                  <input id="sso-metadata-file" type="file" accept=".xml,application/xml,text/xml,application/samlmetadata+xml" onChange={(e) => void upload(e)} className="mt-1 block text-sm" />
+                </div>
+                <div>
+                  <button type="button" className={BTN_SECONDARY} disabled={busy} onClick={() => void readMetadata('metadataXml')}>
+                    {t('sso.metadataRead')}
+                  </button>
+                </div>
+              </div>
+            </div>
+            <p role="status" className="m-0 mt-3 text-sm text-green-900" data-testid="metadata-filled">
+              {filled ? t('sso.metadataFilled') : ''}
+            </p>
+          </section>
+
+          <section aria-labelledby="sso-idp-heading" className={CARD}>
+            <h2 id="sso-idp-heading" className="m-0 mb-3 text-lg font-semibold">
+              {t('sso.idpHeading')}
+            </h2>
+            <form ref={firstErrorRef} noValidate onSubmit={save} className="flex flex-col gap-3">
+              <TextField id="sso-idp-entity-id" label={t('sso.idpEntityId')} value={form.idpEntityId} onChange={set('idpEntityId')} error={errors.idpEntityId} required requiredText={t('admin.common.required')} autoComplete="off" maxLength={1024} />
+              <TextField id="sso-idp-sso-url" label={t('sso.idpSsoUrl')} value={form.idpSsoUrl} onChange={set('idpSsoUrl')} error={errors.idpSsoUrl} required requiredText={t('admin.common.required')} autoComplete="off" maxLength={1024} />
+              <TextField id="sso-idp-slo-url" label={t('sso.idpSloUrl')} value={form.idpSloUrl} onChange={set('idpSloUrl')} error={errors.idpSloUrl} autoComplete="off" maxLength={1024} />
+              <div>
+                <label htmlFor="sso-idp-certificate" className="font-medium">
+                  {t('sso.idpCertificate')}
+                  <span aria-hidden="true" className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-normal text-slate-800">
+                    {t('admin.common.required')}
+                  </span>
+                </label>
+                <textarea
+                  id="sso-idp-certificate"
+                  value={form.idpCertificate}
+                  onChange={(e) => set('idpCertificate')(e.target.value)}
+                  required
+                  aria-required
+                  aria-invalid={certError ? true : undefined}
+                  aria-describedby={[certError ? 'sso-idp-certificate-error' : null, 'sso-idp-certificate-hint', expiresAt ? 'sso-certificate-expiry' : null].filter(Boolean).join(' ')}
+                  rows={8}
+                  spellCheck={false}
+                  className={`${INPUT} font-mono text-sm`}
+                />
+                {certError && (
+                  <p id="sso-idp-certificate-error" className="m-0 mt-1 text-sm text-red-800">
+                    {certError}
+                  </p>
+                )}
+                <p id="sso-idp-certificate-hint" className="m-0 mt-1 text-sm text-slate-700">
+                  {t('sso.certificateHint')}
+                </p>
+                {certs.length > 0 && (
+                  <ul className="m-0 mt-2 flex list-none flex-col gap-1 p-0 text-sm" aria-label={t('sso.certificatesLabel')} data-testid="certificates">
+                    {certs.map((c) => {
+                      const end = Date.parse(c.not_after);
+                      const left = end - Date.now();
+                      const cls = left <= 0 ? 'text-red-800' : left <= 30 * DAY_MS ? 'text-amber-900' : 'text-slate-800';
+                      return (
+                        <li key={c.fingerprint} className={cls}>
+                          <span className="font-mono">{c.fingerprint.slice(0, 16).replace(/(..)/g, '$1:').slice(0, -1)}…</span>{' '}
+                          {t(left <= 0 ? 'sso.certificateExpired' : 'sso.certificateExpires', { date: formatDateTime(c.not_after, p.lang) })}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                )}
+                {sourceUrl && (
+                  <p className="m-0 mt-1 text-sm text-slate-700" data-testid="metadata-source">
+                    {t('sso.metadataSource', { url: sourceUrl })}
+                    {p.setting?.metadata_error && sourceUrl === p.setting.idp_metadata_url ? ` ${t('sso.metadataLastError', { error: t(`sso.metadata.errors.${p.setting.metadata_error}`) })}` : ''}
+                  </p>
+                )}
+                {expiresAt && (
+                  <p id="sso-certificate-expiry" className={`m-0 mt-1 text-sm ${expired ? 'text-red-800' : 'text-slate-800'}`} data-testid="certificate-expiry">
+                    {t(expired ? 'sso.certificateExpired' : 'sso.certificateExpires', { date: formatDateTime(expiresAt, p.lang) })}
+                  </p>
+                )}
+              </div>
+              <div>
+                <button type="submit" className={BTN_PRIMARY} disabled={busy}>
+                  {t('sso.save')}
+                </button>
+              </div>
+            </form>
+          </section>
+        </div>
         {guide && (
-          <aside aria-labelledby="sso-guide-heading" className="mt-3 rounded border border-slate-300 bg-slate-50 p-3" data-testid="sso-guide">
+          <aside aria-labelledby="sso-guide-heading" className="rounded-lg border border-slate-300 bg-slate-50 p-4 xl:sticky xl:top-4 xl:w-96 xl:shrink-0" data-testid="sso-guide">
             <h3 id="sso-guide-heading" className="m-0 mb-2 text-base font-semibold">
               {t('sso.guideHeading', { idp: guide.name })}
             </h3>
@@ -294,128 +420,7 @@ export default function SsoSetting(p: SsoSettingProps) {
             </dl>
           </aside>
         )}
-      </section>
-
-      <section aria-labelledby="sso-metadata-heading" className={CARD}>
-        <h2 id="sso-metadata-heading" className="m-0 mb-1 text-lg font-semibold">
-          {t('sso.metadataHeading')}
-        </h2>
-        <p className="m-0 mb-3 text-sm text-slate-700">{t('sso.metadataHint')}</p>
-        <div ref={sourceRef} className="flex flex-col gap-4">
-          <div className="flex flex-col gap-2">
-            <TextField id="sso-metadata-url" label={t('sso.metadataUrlLabel')} value={metadataUrl} onChange={(v) => (setMetadataUrl(v), setSourceErrors({}))} error={sourceErrors.metadataUrl} autoComplete="off" maxLength={1024} />
-            <div>
-              <button type="button" className={BTN_SECONDARY} disabled={busy} onClick={() => void readMetadata('metadataUrl')}>
-                {t('sso.metadataFetch')}
-              </button>
-            </div>
-          </div>
-          <div className="flex flex-col gap-2">
-            <label htmlFor="sso-metadata-xml" className="font-medium">
-              {t('sso.metadataXmlLabel')}
-            </label>
-            <textarea
-              id="sso-metadata-xml"
-              value={metadataXml}
-              onChange={(e) => (setMetadataXml(e.target.value), setSourceErrors({}))}
-              aria-invalid={sourceErrors.metadataXml ? true : undefined}
-              aria-describedby={sourceErrors.metadataXml ? 'sso-metadata-xml-error' : undefined}
-              rows={4}
-              spellCheck={false}
-              className={`${INPUT} font-mono text-sm`}
-            />
-            {sourceErrors.metadataXml && (
-              <p id="sso-metadata-xml-error" className="m-0 text-sm text-red-800">
-                {sourceErrors.metadataXml}
-              </p>
-            )}
-            <div>
-              <label htmlFor="sso-metadata-file" className="text-sm font-medium">
-                {t('sso.metadataFile')}
-              </label>
-              <input id="sso-metadata-file" type="file" accept=".xml,application/xml,text/xml,application/samlmetadata+xml" onChange={(e) => void upload(e)} className="mt-1 block text-sm" />
-            </div>
-            <div>
-              <button type="button" className={BTN_SECONDARY} disabled={busy} onClick={() => void readMetadata('metadataXml')}>
-                {t('sso.metadataRead')}
-              </button>
-            </div>
-          </div>
-        </div>
-        <p role="status" className="m-0 mt-3 text-sm text-green-900" data-testid="metadata-filled">
-          {filled ? t('sso.metadataFilled') : ''}
-        </p>
-      </section>
-
-      <section aria-labelledby="sso-idp-heading" className={CARD}>
-        <h2 id="sso-idp-heading" className="m-0 mb-3 text-lg font-semibold">
-          {t('sso.idpHeading')}
-        </h2>
-        <form ref={firstErrorRef} noValidate onSubmit={save} className="flex flex-col gap-3">
-          <TextField id="sso-idp-entity-id" label={t('sso.idpEntityId')} value={form.idpEntityId} onChange={set('idpEntityId')} error={errors.idpEntityId} required requiredText={t('admin.common.required')} autoComplete="off" maxLength={1024} />
-          <TextField id="sso-idp-sso-url" label={t('sso.idpSsoUrl')} value={form.idpSsoUrl} onChange={set('idpSsoUrl')} error={errors.idpSsoUrl} required requiredText={t('admin.common.required')} autoComplete="off" maxLength={1024} />
-          <TextField id="sso-idp-slo-url" label={t('sso.idpSloUrl')} value={form.idpSloUrl} onChange={set('idpSloUrl')} error={errors.idpSloUrl} autoComplete="off" maxLength={1024} />
-          <div>
-            <label htmlFor="sso-idp-certificate" className="font-medium">
-              {t('sso.idpCertificate')}
-              <span aria-hidden="true" className="ml-2 rounded bg-slate-200 px-1.5 py-0.5 text-xs font-normal text-slate-800">
-                {t('admin.common.required')}
-              </span>
-            </label>
-            <textarea
-              id="sso-idp-certificate"
-              value={form.idpCertificate}
-              onChange={(e) => set('idpCertificate')(e.target.value)}
-              required
-              aria-required
-              aria-invalid={certError ? true : undefined}
-              aria-describedby={[certError ? 'sso-idp-certificate-error' : null, 'sso-idp-certificate-hint', expiresAt ? 'sso-certificate-expiry' : null].filter(Boolean).join(' ')}
-              rows={8}
-              spellCheck={false}
-              className={`${INPUT} font-mono text-sm`}
-            />
-            {certError && (
-              <p id="sso-idp-certificate-error" className="m-0 mt-1 text-sm text-red-800">
-                {certError}
-              </p>
-            )}
-            <p id="sso-idp-certificate-hint" className="m-0 mt-1 text-sm text-slate-700">
-              {t('sso.certificateHint')}
-            </p>
-            {certs.length > 0 && (
-              <ul className="m-0 mt-2 flex list-none flex-col gap-1 p-0 text-sm" aria-label={t('sso.certificatesLabel')} data-testid="certificates">
-                {certs.map((c) => {
-                  const end = Date.parse(c.not_after);
-                  const left = end - Date.now();
-                  const cls = left <= 0 ? 'text-red-800' : left <= 30 * DAY_MS ? 'text-amber-900' : 'text-slate-800';
-                  return (
-                    <li key={c.fingerprint} className={cls}>
-                      <span className="font-mono">{c.fingerprint.slice(0, 16).replace(/(..)/g, '$1:').slice(0, -1)}…</span>{' '}
-                      {t(left <= 0 ? 'sso.certificateExpired' : 'sso.certificateExpires', { date: formatDateTime(c.not_after, p.lang) })}
-                    </li>
-                  );
-                })}
-              </ul>
-            )}
-            {sourceUrl && (
-              <p className="m-0 mt-1 text-sm text-slate-700" data-testid="metadata-source">
-                {t('sso.metadataSource', { url: sourceUrl })}
-                {p.setting?.metadata_error && sourceUrl === p.setting.idp_metadata_url ? ` ${t('sso.metadataLastError', { error: t(`sso.metadata.errors.${p.setting.metadata_error}`) })}` : ''}
-              </p>
-            )}
-            {expiresAt && (
-              <p id="sso-certificate-expiry" className={`m-0 mt-1 text-sm ${expired ? 'text-red-800' : 'text-slate-800'}`} data-testid="certificate-expiry">
-                {t(expired ? 'sso.certificateExpired' : 'sso.certificateExpires', { date: formatDateTime(expiresAt, p.lang) })}
-              </p>
-            )}
-          </div>
-          <div>
-            <button type="submit" className={BTN_PRIMARY} disabled={busy}>
-              {t('sso.save')}
-            </button>
-          </div>
-        </form>
-      </section>
+      </div>
 
       <section aria-labelledby="sso-test-heading" className={CARD}>
         <h2 id="sso-test-heading" className="m-0 mb-1 text-lg font-semibold">

@@ -23,6 +23,8 @@ process.env.E2E_PORT ??= freePort();
 process.env.E2E_SMTP_PORT ??= freePort();
 // The test SAML IdP of the SSO journeys (tests/e2e/support/idp-server.ts, started by the global setup).
 process.env.E2E_IDP_PORT ??= freePort();
+// The same IdP over https with its metadata (decision 0042).
+process.env.E2E_IDP_TLS_PORT ??= freePort();
 process.env.E2E_DB_DIR ??= mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 const port = process.env.E2E_PORT;
 const EXCLUSIVE_TESTS = /(maintenance-banner|operator-cli|passkeys-one-domain)\.spec\.ts$/;

@@ -548,6 +548,22 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'sso-certificates',
+    usage: 'sso-certificates [--days <n>]',
+    summary: "Tenants whose IdP signing certificates end within n days (default 30) or have ended",
+    options: { days: { type: 'string' } },
+    async run({ api, values, out }) {
+      const days = typeof values.days === 'string' ? values.days : '30';
+      if (!/^\d{1,4}$/.test(days)) throw new UsageError('--days takes a whole number of days');
+      const r = await api.call('GET', `/sso-certificates?days=${days}`);
+      const rows = [
+        ['TENANT', 'SUBDOMAIN', 'SSO', 'CERTIFICATE (SHA-256)', 'ENDS', 'DAYS LEFT', 'METADATA URL'],
+        ...r.tenants.flatMap((t: any) => t.certificates.map((c: any) => [`${t.name} (#${t.tenantId})`, t.initialSubdomain, t.ssoEnabled ? 'on' : 'off', `${c.fingerprint.slice(0, 16)}…`, c.notAfter.slice(0, 16).replace('T', ' '), c.expired ? 'expired' : String(c.daysLeft), t.metadataUrl ?? '-'])),
+      ];
+      out(r.tenants.length ? table(rows) : `No tenant has a certificate ending within ${r.days} days.`, r);
+    },
+  },
+  {
     name: 'requests handled',
     usage: 'requests handled <id>',
     summary: 'Mark a request handled (it leaves the pending list)',

@@ -36,6 +36,8 @@ const FEATURES = [operations, sso, signIn, account, twofa, passkeys, tenantSetti
 export const JSON_BODY_LIMIT = 64 * 1024;
 /** The assertion consumer's form body: a base64 response of at most 100 KB XML, plus RelayState. */
 export const SAML_BODY_LIMIT = 140 * 1024;
+/** Pasted IdP metadata (decision 0042): up to 512 KB of XML inside JSON. */
+export const METADATA_BODY_LIMIT = 600 * 1024;
 
 export function createApp(deps: Deps) {
   const base = deps.config.BASE_PATH;
@@ -67,6 +69,8 @@ export function createApp(deps: Deps) {
   const acsPath = `${base}${SAML_PATHS.acs}`;
   const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: (c) => errorAnswer(c, 'payload-too-large') });
   const samlLimit = bodyLimit({ maxSize: SAML_BODY_LIMIT, onError: (c) => errorAnswer(c, 'payload-too-large') });
+  const metadataLimit = bodyLimit({ maxSize: METADATA_BODY_LIMIT, onError: (c) => errorAnswer(c, 'payload-too-large') });
+  const metadataPath = `${base}/api/admin/saml/metadata`;
   // CSV uploads carry their own 50 MB limit (src/routes/people/import-api.ts).
   const uploads = new Set(UPLOAD_PATHS.map((p) => `${base}/api${p}`));
   // The add-in backend calls redeem server to server; its single-use token is the credential.
@@ -86,6 +90,7 @@ export function createApp(deps: Deps) {
       if (refused instanceof Response) c.res = refused;
     };
     if (c.req.path === acsPath) return samlLimit(c, guarded);
+    if (c.req.path === metadataPath) return metadataLimit(c, guarded);
     if (c.req.method === 'POST' && uploads.has(c.req.path)) return guarded();
     return jsonLimit(c, guarded);
   });

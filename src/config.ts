@@ -23,6 +23,11 @@ export const configSchema = z.object({
   FAQ_URL: z.string().url().default('https://example.com/faq'),
   /** Dev mode: app stand-in pages and the mail/SMS outbox page. Never in production. */
   DEV_MODE: bool,
+  /**
+   * Development and browser tests only: IdP metadata URLs on loopback (any port) are fetched.
+   * Ignored unless DEV_MODE is on (decision 0042).
+   */
+  DEV_SSO_METADATA_LOOPBACK: bool,
   /** Lifetime of a "keep me logged in" session, and the idle limit of an ordinary one. */
   SESSION_REMEMBER_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(5).max(7 * 24 * 60).default(12 * 60),
@@ -102,5 +107,5 @@ export function readConfig(env: Record<string, unknown>): Config {
   // In dev mode the default follows the port actually listened on: mail links signed for another
   // origin fail their signature (issue 14, `PORT=8851 npm start`).
   const publicUrl = (c.PUBLIC_URL ?? (c.DEV_MODE ? `http://${c.PORTAL_DOMAIN}:${c.PORT ?? 8787}` : `https://${c.PORTAL_DOMAIN}`)).replace(/\/+$/, '');
-  return { ...c, PUBLIC_URL: publicUrl, LINK_SIGNING_KEY: c.LINK_SIGNING_KEY, DATA_ENCRYPTION_KEY: c.DATA_ENCRYPTION_KEY, BASE_PATH: c.BASE_PATH.replace(/\/+$/, '') || '/accounts', version: APP_VERSION };
+  return { ...c, DEV_SSO_METADATA_LOOPBACK: c.DEV_MODE && c.DEV_SSO_METADATA_LOOPBACK, PUBLIC_URL: publicUrl, LINK_SIGNING_KEY: c.LINK_SIGNING_KEY, DATA_ENCRYPTION_KEY: c.DATA_ENCRYPTION_KEY, BASE_PATH: c.BASE_PATH.replace(/\/+$/, '') || '/accounts', version: APP_VERSION };
 }

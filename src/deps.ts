@@ -108,6 +108,27 @@ export interface PasswordHasher {
   verify(password: string, stored: string): Promise<{ ok: boolean; needsRehash: boolean }>;
 }
 
+/** One answer of OutboundHttp.get: the status, a redirect's Location, and the body to read. */
+export interface OutboundResponse {
+  status: number;
+  location: string | null;
+  body: AsyncIterable<Uint8Array> | null;
+  /** Stops reading (the caller refuses the rest). */
+  cancel(): void;
+}
+
+/**
+ * Server-side GETs of URLs an admin gives (IdP metadata, decision 0042). One request, never
+ * following a redirect. Where the runtime can resolve names it refuses a host whose address is
+ * refused by `refused` and connects only to the address it checked (Node); elsewhere the caller's
+ * checks of the URL are what holds (workerd cannot resolve).
+ */
+export interface OutboundHttp {
+  /** Whether this runtime checks resolved addresses itself (Node, Deno) or cannot (Workers). */
+  readonly resolves: boolean;
+  get(url: URL, opts: { signal: AbortSignal; refused: (ip: string) => boolean }): Promise<OutboundResponse>;
+}
+
 export interface Deps {
   db: Db;
   config: Config;
@@ -122,4 +143,6 @@ export interface Deps {
   jobs?: JobQueue;
   /** Per-request database sessions, where the runtime has them (Workers + D1). */
   dbScopes?: DbScopes;
+  /** Optional: without it, IdP metadata URLs cannot be read (the XML can still be pasted). */
+  outbound?: OutboundHttp;
 }

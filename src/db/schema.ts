@@ -31,6 +31,12 @@ export const tenants = sqliteTable(
     isFeatureIpRestrictionSubscribed: bool('is_feature_ip_restriction_subscribed'),
     isFeatureTwofaEnforcementSubscribed: bool('is_feature_twofa_enforcement_subscribed'),
     isSsoEnabled: bool('is_sso_enabled'),
+    /**
+     * When the last of the IdP's trusted certificates ends (decision 0042), kept with the tenant
+     * row every request already reads, so the admin screens' banner costs no query. Written in
+     * the same statement batch as saml_settings.idp_x509cert.
+     */
+    ssoCertificateExpiresAt: integer('sso_certificate_expires_at'),
     isIpRestrictionEnabled: bool('is_ip_restriction_enabled'),
     isTwofaEnforced: bool('is_twofa_enforced'),
     isTwofaSkipAllowed: bool('is_twofa_skip_allowed'),
@@ -496,11 +502,37 @@ export const samlSettings = sqliteTable('saml_settings', {
   idpEntityId: text('idp_entity_id').notNull(),
   idpSsoUrl: text('idp_sso_url').notNull(),
   idpSloUrl: text('idp_slo_url'),
+  /** Every IdP signing certificate (PEM blocks one after another): any of them may sign (rollover). */
   idpX509Cert: text('idp_x509cert').notNull(),
   isIdpConfigured: bool('is_idp_configured'),
+  /** The IdP's metadata URL the daily job re-reads (decision 0042); null when typed by hand. */
+  idpMetadataUrl: text('idp_metadata_url'),
+  /** When the daily job last read the metadata URL, and what went wrong then (null: it worked). */
+  metadataCheckedAt: integer('metadata_checked_at'),
+  metadataError: text('metadata_error'),
   createdAt: createdAt(),
   updatedAt: integer('updated_at').notNull().default(now),
 });
+
+/**
+ * Certificate expiry warnings sent (decision 0042): one row per tenant, certificate and threshold
+ * (30, 7, 1 days). The insert that wins the primary key is the one that sends the mail, so two
+ * scheduled runs never mail twice.
+ */
+export const samlCertificateWarnings = sqliteTable(
+  'saml_certificate_warnings',
+  {
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    /** SHA-256 hex of the certificate's DER. */
+    fingerprint: text('fingerprint').notNull(),
+    thresholdDays: integer('threshold_days').notNull(),
+    notAfter: integer('not_after').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.fingerprint, t.thresholdDays] })],
+);
 
 /** AuthnRequests this portal started: InResponseTo must match one, once. */
 export const samlRequests = sqliteTable(

@@ -12,6 +12,7 @@ import { loadArgon2Deno } from '../adapters/argon2-deno';
 import { appUsageReporter } from '../adapters/app-usage';
 import { migrateLibsql, openLibsqlRemote, type LibsqlDatabase } from '../adapters/db-libsql-core';
 import { outboxMailer } from '../adapters/mail-outbox';
+import { webOutbound } from '../adapters/outbound-web';
 import { smtpMailerNode } from '../adapters/mail-smtp-node';
 import { denoRuntime, type DenoConnInfo } from '../adapters/runtime-deno';
 import { smsSender } from '../adapters/sms';
@@ -36,6 +37,7 @@ interface DenoApi {
   cron?: (name: string, schedule: string, fn: () => Promise<void> | void) => Promise<void>;
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', fn: () => void): void;
   exit(code: number): never;
+  resolveDns?(name: string, type: 'A' | 'AAAA'): Promise<string[]>;
 }
 const Deno = (globalThis as typeof globalThis & { Deno: DenoApi }).Deno;
 
@@ -75,6 +77,8 @@ export async function buildDenoDeps(env: Record<string, string | undefined>): Pr
     sms: smsSender(config, db, clock.now),
     runtime: denoRuntime(config),
     appUsage: appUsageReporter(config),
+    // Deno resolves names (Deno.resolveDns, --allow-net): every A and AAAA answer is checked.
+    outbound: webOutbound(Deno.resolveDns ? async (host) => (await Promise.all((['A', 'AAAA'] as const).map((t) => Deno.resolveDns!(host, t).catch(() => [] as string[])))).flat() : undefined),
     close: () => client.close(),
   };
 }

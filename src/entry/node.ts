@@ -13,6 +13,7 @@ import { loadArgon2Native } from '../adapters/argon2-native';
 import { migrateLibsql, openLibsql } from '../adapters/db-libsql';
 import { outboxMailer } from '../adapters/mail-outbox';
 import { smsSender } from '../adapters/sms';
+import { nodeOutbound } from '../adapters/outbound-node';
 import { smtpMailerNode } from '../adapters/mail-smtp-node';
 import { nodeRuntime } from '../adapters/runtime-node';
 import { createApp } from '../app';
@@ -42,7 +43,7 @@ export async function buildNodeDeps(env: NodeJS.ProcessEnv = process.env, opts: 
     console.log('Loaded the demo data (DESIGN.md section 7).');
   }
   const mailer = config.SMTP_URL ? smtpMailerNode(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
-  return { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: nodeRuntime(config), appUsage: appUsageReporter(config), close: () => client.close() };
+  return { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: nodeRuntime(config), appUsage: appUsageReporter(config), outbound: nodeOutbound(), close: () => client.close() };
 }
 
 /**

@@ -4,6 +4,7 @@ import { loadArgon2Worker } from '../adapters/argon2-worker';
 import { d1Scopes, openD1 } from '../adapters/db-d1';
 import { outboxMailer } from '../adapters/mail-outbox';
 import { smsSender } from '../adapters/sms';
+import { webOutbound } from '../adapters/outbound-web';
 import { smtpMailerWorker } from '../adapters/mail-smtp-worker';
 import { workerRuntime } from '../adapters/runtime-worker';
 import { createApp, type App } from '../app';
@@ -36,7 +37,7 @@ function appFor(env: Env): { app: App; deps: Deps } {
   const mailer = config.SMTP_URL ? smtpMailerWorker(config.SMTP_URL, config.MAIL_FROM) : outboxMailer(db, clock.now);
   const queue = env.IMPORT_QUEUE;
   const jobs = queue ? { send: (message: unknown, opts?: { delaySeconds?: number }) => queue.send(message, opts) } : undefined;
-  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime, appUsage: appUsageReporter(config), jobs, dbScopes: d1Scopes(env.DB, db) };
+  const deps: Deps = { db, config, clock, passwords, mailer, sms: smsSender(config, db, clock.now), runtime: workerRuntime, appUsage: appUsageReporter(config), outbound: webOutbound(), jobs, dbScopes: d1Scopes(env.DB, db) };
   cached = { db: env.DB, app: createApp(deps), deps };
   return cached;
 }

@@ -8,6 +8,7 @@ import AccountNotice from '../islands/frame/AccountNotice';
 import Toolbar from '../islands/frame/Toolbar';
 import TrialExpiredPrompt from '../islands/billing/TrialExpiredPrompt';
 import { Island } from './Island';
+import { formatDateTime } from '../shared/dates';
 
 export interface FrameData {
   lang: Lang;
@@ -26,6 +27,8 @@ export interface FrameData {
   notice?: AccountNoticeName | null;
   /** Admin of a tenant in trial_expired_not_yet_contracted: the contract-application prompt (spec 02). */
   trialExpired?: { initialSubdomain: string } | null;
+  /** Admin of a tenant using SSO whose IdP certificates all end within 30 days (decision 0042). */
+  ssoCertificate?: { expiresAt: number; expired: boolean } | null;
 }
 
 function NavLink({ href, active, children }: { href: string; active: boolean; children: ReactNode }) {
@@ -128,6 +131,14 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
               component={TrialExpiredPrompt}
               props={{ lang: data.lang, basePath: base, initialSubdomain: data.trialExpired.initialSubdomain, planUrl: config.PLAN_URL, inquiryUrl: config.INQUIRY_URL }}
             />
+          )}
+          {data.ssoCertificate && (
+            <div role="alert" className={`mb-4 rounded-lg border p-3 ${data.ssoCertificate.expired ? 'border-red-300 bg-red-50 text-red-950' : 'border-amber-300 bg-amber-50 text-amber-950'}`} data-testid="sso-certificate-banner">
+              <p className="m-0">{data.t(data.ssoCertificate.expired ? 'sso.expiryBannerExpired' : 'sso.expiryBanner', { date: formatDateTime(data.ssoCertificate.expiresAt, data.lang) })}</p>
+              <a className="text-blue-900 underline" href={`${base}/admin/sso-setting`}>
+                {data.t('sso.expiryBannerLink')}
+              </a>
+            </div>
           )}
           {data.notice && <Island name="AccountNotice" component={AccountNotice} props={{ lang: data.lang, notice: data.notice }} />}
           {children}

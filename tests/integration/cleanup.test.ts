@@ -133,6 +133,7 @@ describe('scheduled jobs', () => {
       expect(outcomes.map((o) => [o.name, o.ok])).toEqual([
         ['broken', false],
         ['cleanup-expired', true],
+        ['sso-certificates', true],
         ['after', true],
       ]);
     } finally {

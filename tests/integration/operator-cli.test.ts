@@ -246,3 +246,28 @@ describe('migration 0004 (token lifetimes)', () => {
     }
   });
 });
+
+describe('sso-certificates (decision 0042)', () => {
+  it('lists tenants whose IdP certificates end within the days asked, with a token that may read tenants', async () => {
+    const { makeKeyPair } = await import('../support/saml-idp');
+    const { samlSettings } = await import('../../src/db/schema');
+    // Valid from a day before the real now for 5 days: ends within 30 days of the harness clock.
+    const soon = await makeKeyPair('idp ends soon', 5);
+    await h.deps.db.insert(samlSettings).values({ tenantId: 1, idpEntityId: 'https://idp.example.test', idpSsoUrl: 'https://idp.example.test/sso', idpX509Cert: soon.certPem, isIdpConfigured: true });
+    try {
+      const listed = await cli('sso-certificates', '--days', '30');
+      expect(listed.code).toBe(0);
+      expect(listed.out).toMatch(/^TENANT\s+SUBDOMAIN\s+SSO\s+CERTIFICATE/);
+      expect(listed.out).toContain('acme');
+      const json = JSON.parse((await cli('sso-certificates', '--days', '30', '--json')).out);
+      expect(json.tenants).toMatchObject([{ tenantId: 1, initialSubdomain: 'acme', certificates: [{ expired: false }] }]);
+      expect((await cli('sso-certificates', '--days', '0')).out).toContain('No tenant has a certificate ending within 0 days.');
+      expect((await cli('sso-certificates', '--days', 'soon')).code).toBe(64);
+      const narrow = (await createOperatorToken(h.deps.db, 'requests only', ['requests:read'], h.clock.now())).token;
+      const refused = await cliOutput(() => main(['sso-certificates', '--url', url, '--token', narrow]));
+      expect(refused.code).toBe(1);
+    } finally {
+      await h.deps.db.delete(samlSettings);
+    }
+  });
+});

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeKeyPair, TestIdp } from '../support/saml-idp';
 import { stripSignatures, xsw } from '../support/saml-attacks';
 import { Browser, rawRequest, type HostClient } from './support/client';
+import { idpMetadataXml } from '../support/idp-metadata';
 
 const port = inject('workerPort');
 const IDP_ENTITY = 'https://idp.workers.test/saml';
@@ -84,5 +85,31 @@ describe('SAML in workerd', () => {
     expect(me.body.user.email).toBe(MEMBER);
     const out = await member.post('/accounts/api/logout');
     expect(out.body.sloUrl).toMatch(/^https:\/\/idp\.workers\.test\/slo\?SAMLRequest=/);
+  });
+});
+
+describe('metadata and rollover in workerd (decision 0042)', () => {
+  it('reads metadata XML, refuses a private metadata URL, and accepts an assertion signed by either of two certificates', async () => {
+    const next = new TestIdp({ entityId: IDP_ENTITY, ssoUrl: 'https://idp.workers.test/sso', sloUrl: 'https://idp.workers.test/slo', keys: await makeKeyPair('idp.workers.test next', 730) });
+    const xml = idpMetadataXml({ entityId: IDP_ENTITY, ssoUrl: 'https://idp.workers.test/sso', sloUrl: 'https://idp.workers.test/slo', certPems: [idp.opts.keys.certPem, next.opts.keys.certPem] });
+    const read = await admin.post('/accounts/api/admin/saml/metadata', { xml });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.metadata.certificates).toHaveLength(2);
+    // workerd cannot resolve names: literal private addresses and local names are refused by the URL check.
+    for (const url of ['https://169.254.169.254/latest', 'https://10.0.0.1/m', 'https://localhost/m', 'https://metadata.internal/m']) {
+      const refused = await admin.post('/accounts/api/admin/saml/metadata', { url });
+      expect([url, refused.status, Object.keys(refused.body.errors ?? {})]).toEqual([url, 422, ['metadataUrl']]);
+    }
+    const m = read.body.metadata;
+    const saved = await admin.post('/accounts/api/admin/saml', { idpEntityId: m.idp_entity_id, idpSsoUrl: m.idp_sso_url, idpSloUrl: m.idp_slo_url, idpCertificate: m.idp_certificate });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    for (const signer of [idp, next]) {
+      const req = await start(admin, '/accounts/saml-test-passed');
+      const ok = await post(admin, await signer.response(metadata, { inResponseTo: req.id, nameId: 'anyone@idp.workers.test' }));
+      expect(ok.status).toBe(200);
+    }
+    const stranger = new TestIdp({ entityId: IDP_ENTITY, ssoUrl: 'https://idp.workers.test/sso', sloUrl: 'https://idp.workers.test/slo', keys: await makeKeyPair('stranger') });
+    const req = await start(admin, '/accounts/saml-test-passed');
+    expect((await post(admin, await stranger.response(metadata, { inResponseTo: req.id, nameId: 'anyone@idp.workers.test' }))).status).toBe(403);
   });
 });

@@ -3,7 +3,7 @@
 import type { Deps } from '../../deps';
 import { getT, type Lang } from '../../shared/i18n';
 
-export type MailKind = 'passwordReset' | 'passwordChanged' | 'additionalChallenge' | 'invitation' | 'verification' | 'addedToTenant';
+export type MailKind = 'passwordReset' | 'passwordChanged' | 'additionalChallenge' | 'invitation' | 'verification' | 'addedToTenant' | 'ssoCertificatesChanged' | 'ssoCertificateExpiring';
 
 export async function sendMail(
   deps: Deps,

@@ -3,13 +3,18 @@
 // logged and does not stop the others.
 import type { Deps } from '../../deps';
 import { cleanupExpired } from './cleanup';
+import { watchSsoCertificates } from '../sso/certificate-watch';
 
 export interface ScheduledJob {
   name: string;
   run(deps: Deps): Promise<unknown>;
 }
 
-export const SCHEDULED_JOBS: ScheduledJob[] = [{ name: 'cleanup-expired', run: cleanupExpired }];
+export const SCHEDULED_JOBS: ScheduledJob[] = [
+  { name: 'cleanup-expired', run: cleanupExpired },
+  // IdP metadata re-read daily, certificate expiry warnings (decision 0042).
+  { name: 'sso-certificates', run: watchSsoCertificates },
+];
 
 export type JobOutcome = { name: string; ok: true; result: unknown } | { name: string; ok: false; error: string };
 

@@ -11,6 +11,7 @@ import { sha256Hex } from '../security/tokens';
 import { completeSignIn, type SignIn } from '../sign-in/complete-sign-in';
 import type { FreshTenant } from '../tenants/hosts';
 import { tenantScope, type TenantScope } from '../tenants/scope';
+import { joinCertificates, storedCertificates } from './certificates';
 import { checkResponseShape, decodeSamlXml, parseStrict, SamlRefusal, statusOf } from './xml-guard';
 import { newRequestId, RELAY_STATE_MAX_BYTES, SAML_CLOCK_SKEW_MS, SAML_REQUEST_TTL_MS, samlFor, spUrls } from './sp';
 import { type ClientInfo } from '../sign-in/client';
@@ -163,11 +164,20 @@ export async function consumeResponse(deps: Deps, input: AcsInput): Promise<AcsR
   // Unsolicited (IdP-initiated) responses are refused: there is no request to bind them to.
   if (!shape.inResponseTo) throw new SamlRefusal('in-response-to');
 
+  // Only certificates still within their validity verify (decision 0042): when every one has
+  // ended, or the signature fails and one has, the refusal names the expiry (the page says so).
+  const certs = storedCertificates(setting.idpX509Cert);
+  const current = certs.filter((c) => c.notAfter > now);
+  const ended = certs.filter((c) => c.notAfter <= now);
+  const endedAt = ended.length ? Math.max(...ended.map((c) => c.notAfter)) : undefined;
+  if (current.length === 0) throw new SamlRefusal('certificate-expired', endedAt);
   let profile: Profile | null;
   try {
-    ({ profile } = await samlFor(config, input.tenant, setting).validatePostResponseAsync({ SAMLResponse: input.samlResponse }));
+    ({ profile } = await samlFor(config, input.tenant, { ...setting, idpX509Cert: joinCertificates(current) }).validatePostResponseAsync({ SAMLResponse: input.samlResponse }));
   } catch (err) {
-    throw new SamlRefusal(classify(err));
+    const reason = classify(err);
+    if (reason === 'signature' && endedAt !== undefined) throw new SamlRefusal('certificate-expired', endedAt);
+    throw new SamlRefusal(reason);
   }
   if (!profile) throw new SamlRefusal('no-assertion');
   const a = checkSignedAssertion(profile, { idpEntityId: setting.idpEntityId, acsUrl: urls.acsUrl, entityId: urls.entityId, inResponseTo: shape.inResponseTo, now });

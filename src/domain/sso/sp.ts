@@ -37,6 +37,9 @@ export function spUrls(config: Pick<Config, 'PUBLIC_URL' | 'BASE_PATH'>, tenant:
   };
 }
 
+/** The NameID format the SP metadata asks for. */
+export const SP_NAME_ID_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
 export function newRequestId(): string {
   // xs:ID must not start with a digit.
   return '_' + randomBytes(20).toString('hex');
@@ -72,6 +75,12 @@ export function parseCertificate(input: string): ParsedCertificate | null {
   }
 }
 
+/** The PEM blocks of the stored text (one or more certificates). */
+function storedPems(stored: string): string[] {
+  const blocks = stored.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  return blocks && blocks.length > 0 ? blocks : [stored];
+}
+
 const pemOf = (label: string, der: Uint8Array) => `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
 
 /**
@@ -100,8 +109,9 @@ export function samlFor(
     issuer: urls.entityId,
     audience: urls.entityId,
     idpIssuer: setting.idpEntityId,
-    // Only the stored certificate: a KeyInfo certificate in the message is never trusted.
-    idpCert: setting.idpX509Cert === 'unset' ? 'unset' : publicKeyPem(setting.idpX509Cert),
+    // Only the stored certificates: a KeyInfo certificate in the message is never trusted. Every
+    // stored one is offered (rollover, decision 0042); node-saml accepts a signature by any of them.
+    idpCert: setting.idpX509Cert === 'unset' ? 'unset' : storedPems(setting.idpX509Cert).map(publicKeyPem),
     wantAssertionsSigned: true,
     wantAuthnResponseSigned: false,
     signatureAlgorithm: 'sha256',
@@ -121,7 +131,11 @@ export function samlFor(
 export function spMetadata(config: Pick<Config, 'PUBLIC_URL' | 'BASE_PATH'>, tenant: Pick<Tenant, 'initialSubdomain'>): string {
   const placeholder = { idpEntityId: 'unset', idpSsoUrl: 'https://unset.invalid/', idpSloUrl: null, idpX509Cert: 'unset' };
   // node-saml announces its logout endpoint with the POST binding; ours is HTTP-Redirect only.
+  // The NameID format IdPs should send (decision 0042): the email address, which the portal
+  // matches to a member's SAML name id or else their email (schema order: after the logout
+  // service, before the assertion consumer).
   return samlFor(config, tenant, placeholder)
     .generateServiceProviderMetadata(null)
-    .replace(/(<SingleLogoutService Binding=")urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-POST"/, '$1urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"');
+    .replace(/(<SingleLogoutService Binding=")urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-POST"/, '$1urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"')
+    .replace(/(\s*)<AssertionConsumerService /, `$1<NameIDFormat>${SP_NAME_ID_FORMAT}</NameIDFormat>$1<AssertionConsumerService `);
 }

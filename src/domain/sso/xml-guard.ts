@@ -8,7 +8,11 @@ import { AppError } from '../errors';
 export const SAML_XML_MAX_BYTES = 100 * 1024;
 
 export class SamlRefusal extends AppError {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** With reason certificate-expired: when the (latest) stored certificate ended. */
+    readonly expiredAt?: number,
+  ) {
     super('saml-refused', { reason });
   }
 }

@@ -2,9 +2,19 @@ import { canonicalLabel } from '../../domain/tenants/hosts';
 import { activeOnly, listMemberships } from '../../domain/tenants/memberships';
 import { accountNotice } from '../../shared/notices';
 import type { FrameData } from '../../ui/Frame';
-import type { User } from '../../db/schema';
+import type { Tenant, User } from '../../db/schema';
 import type { Ctx } from './env';
 import { hasAccess } from '../middleware/guards';
+
+const BANNER_DAYS_MS = 30 * 24 * 60 * 60_000;
+
+/** The certificate banner for an admin of a tenant using SSO: from the tenant row, no query. */
+function ssoCertificateBanner(c: Ctx, host: Tenant | null | undefined): FrameData['ssoCertificate'] {
+  const ends = host?.ssoCertificateExpiresAt;
+  if (!host?.isSsoEnabled || ends == null || !hasAccess(c, 'admin')) return null;
+  const now = c.get('deps').clock.now();
+  return ends - now <= BANNER_DAYS_MS ? { expiresAt: ends, expired: ends <= now } : null;
+}
 
 /** Everything the frame shows, for a signed-in request (`user`: who is signed in). */
 export async function loadFrame(c: Ctx, user: User) {
@@ -27,6 +37,7 @@ export async function loadFrame(c: Ctx, user: User) {
     currentPath: url.pathname + url.search,
     activeRoute: c.get('route')?.drawerEntry ?? c.get('route')?.name ?? null,
     notice,
+    ssoCertificate: ssoCertificateBanner(c, host),
     trialExpired: host?.status === 'trial_expired_not_yet_contracted' && hasAccess(c, 'admin') ? { initialSubdomain: host.initialSubdomain } : null,
   };
   return { data, memberships, current };

@@ -11,6 +11,7 @@ import {
   maintenanceMessageSchema,
   managerSchema,
   serviceRequestsQuerySchema,
+  expiringCertificatesQuerySchema,
   updateTenantSchema,
   type OperatorScope,
 } from '../../shared/operator/schemas';
@@ -36,7 +37,7 @@ import {
   verifyResetTokenSchema,
 } from '../../shared/schemas';
 import { contactSchema, moreServicesSchema } from '../../shared/billing/schemas';
-import { idpStatusSchema, samlSettingSchema } from '../../shared/sso/schemas';
+import { idpStatusSchema, metadataSourceSchema, samlSettingSchema } from '../../shared/sso/schemas';
 import { passkeyAssertionSchema, passkeyRegistrationSchema, passkeyRemoveSchema, passkeyRenameSchema, passkeySignInSchema } from '../../shared/passkeys/schemas';
 import { scimSettingsSchema, scimTokenCreateSchema } from '../../shared/scim/schemas';
 
@@ -207,6 +208,8 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'GET', path: '/admin/activity-logs/export-csv', summary: 'The audit log as CSV (streamed, UTF-8 with BOM)', tag: ADMIN, access: 'admin' }),
   op({ method: 'GET', path: '/admin/saml', summary: "SSO settings: the portal's SP values and the IdP's stored settings", tag: ADMIN, access: 'admin', errors: ['feature-not-subscribed'] }),
   op({ method: 'POST', path: '/admin/saml', summary: "Store the IdP's entity id, sign-on and sign-out URLs and certificate", tag: ADMIN, access: 'admin', body: samlSettingSchema, errors: ['feature-not-subscribed'] }),
+  op({ method: 'POST', path: '/admin/saml/metadata', summary: "Read the IdP's metadata (url: fetched by the server under the outbound rules of decision 0042; or xml) into entity id, sign-on and sign-out URLs and certificates, for review; stores nothing", tag: ADMIN, access: 'admin', body: metadataSourceSchema, errors: ['feature-not-subscribed', 'payload-too-large', 'too-many-attempts'] }),
+  op({ method: 'GET', path: '/admin/saml/guide/:preset', summary: 'The setup guide of an IdP preset (entra, okta, google, hennge, onelogin, keycloak) in the request language', tag: ADMIN, access: 'admin', errors: ['not-found'] }),
   op({ method: 'PATCH', path: '/admin/saml/configure-idp-status', summary: 'Switch SSO on or off for the tenant', tag: ADMIN, access: 'admin', body: idpStatusSchema, errors: ['sso-not-configured', 'feature-not-subscribed'] }),
   op({ method: 'GET', path: '/admin/contract-details', summary: 'Contract dates, seats, features and usage', tag: ADMIN, access: 'admin' }),
   op({ method: 'POST', path: '/admin/get-more-services', summary: 'Ask the provider for more seats or features', tag: ADMIN, access: 'admin', body: moreServicesSchema, errors: ['nothing-requested', 'invalid-plan'] }),
@@ -218,6 +221,7 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'POST', path: '/operator/tenants', summary: 'Create a tenant with its initial subdomain, apps and first administrator (invited by mail)', tag: OPERATOR, access: 'operator', scope: 'tenants:write', body: createTenantSchema, status: 201, errors: ['subdomain-taken', 'subdomain-reserved'] }),
   op({ method: 'GET', path: '/operator/tenants/:id', summary: 'One tenant', tag: OPERATOR, access: 'operator', scope: 'tenants:read', errors: ['not-found'] }),
   op({ method: 'PATCH', path: '/operator/tenants/:id', summary: 'Change name, status, apps and seats, features and limits, contract and trial dates', tag: OPERATOR, access: 'operator', scope: 'tenants:write', body: updateTenantSchema, errors: ['not-found'] }),
+  op({ method: 'GET', path: '/operator/sso-certificates', summary: "Tenants whose IdP signing certificates end within `days` (default 30) or have ended, soonest first", tag: OPERATOR, access: 'operator', scope: 'tenants:read', query: expiringCertificatesQuerySchema }),
   op({ method: 'GET', path: '/operator/managers', summary: 'Tenant managers (provider staff)', tag: OPERATOR, access: 'operator', scope: 'managers:read' }),
   op({ method: 'POST', path: '/operator/managers', summary: 'Make a user a tenant manager', tag: OPERATOR, access: 'operator', scope: 'managers:write', body: managerSchema, errors: ['user-not-found'] }),
   op({ method: 'POST', path: '/operator/managers/revoke', summary: 'Take tenant-manager rights away', tag: OPERATOR, access: 'operator', scope: 'managers:write', body: managerSchema, errors: ['user-not-found'] }),

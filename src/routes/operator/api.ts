@@ -5,6 +5,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import * as z from 'zod/mini';
 import { createTenant, getTenant, listTenants, updateTenant, auditOperator, type OperatorActor } from '../../domain/operator/tenants';
 import { deleteMaintenance, listMaintenance, listManagers, listServiceRequests, markRequestHandled, postMaintenance, setManager } from '../../domain/operator/staff';
+import { tenantsWithExpiringCertificates } from '../../domain/sso/certificate-watch';
 import { authenticateOperator, failureBucket, type OperatorIdentity } from '../../domain/operator/tokens';
 import { refund, reserve } from '../../domain/security/limiter';
 import { addressKey } from '../../domain/security/network';
@@ -14,6 +15,7 @@ import {
   maintenanceMessageSchema,
   managerSchema,
   serviceRequestsQuerySchema,
+  expiringCertificatesQuerySchema,
   updateTenantSchema,
   type OperatorScope,
 } from '../../shared/operator/schemas';
@@ -108,6 +110,12 @@ operator.patch('/operator/tenants/:id', need('tenants:write'), async (c) => {
   const id = idParam(c.req.param('id'));
   const input = await readJson(c, updateTenantSchema);
   return c.json(await updateTenant(c.get('deps'), actorOf(c), id, input));
+});
+
+operator.get('/operator/sso-certificates', need('tenants:read'), async (c) => {
+  const days = readQuery(c, expiringCertificatesQuerySchema).days ?? 30;
+  await auditOperator(c.get('deps'), actorOf(c), 'sso_certificates_read', { details: { days } });
+  return c.json({ days, tenants: await tenantsWithExpiringCertificates(c.get('deps'), days) });
 });
 
 operator.get('/operator/managers', need('managers:read'), async (c) => c.json({ managers: await listManagers(c.get('deps'), actorOf(c)) }));

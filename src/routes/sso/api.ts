@@ -7,7 +7,7 @@ import { audit } from '../../domain/audit/log';
 import { AppError } from '../../domain/errors';
 import { randomToken } from '../../domain/security/tokens';
 import { consumeResponse, idpLogout, startLogin } from '../../domain/sso/flow';
-import { samlSettingView, saveSamlSetting, setIdpStatus } from '../../domain/sso/settings';
+import { previewMetadata, samlSettingView, saveSamlSetting, setIdpStatus } from '../../domain/sso/settings';
 import { SAML_PATHS, spMetadata } from '../../domain/sso/sp';
 import { SamlRefusal } from '../../domain/sso/xml-guard';
 import { clientInfo } from '../sign-in/http';
@@ -19,7 +19,8 @@ import { appPaths } from '../http/apps';
 import { readJson } from '../http/validate';
 import { errorAnswer } from '../http/errors';
 import { actorOf } from '../http/actor';
-import { idpStatusSchema, samlSettingSchema } from '../../shared/sso/schemas';
+import { isIdpPreset, type IdpGuide } from '../../shared/sso/presets';
+import { idpStatusSchema, metadataSourceSchema, samlSettingSchema } from '../../shared/sso/schemas';
 
 export const samlApi = new Hono<AppEnv>();
 
@@ -41,7 +42,10 @@ function bindingToken(c: Ctx, create: boolean): string | null {
 samlApi.get('/saml2/all/metadata', (c) => {
   const tenant = c.get('hostTenant');
   if (!tenant) return errorAnswer(c, 'not-found');
-  return c.body(spMetadata(c.get('deps').config, tenant), 200, { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' });
+  // ?download: the same document as a file for IdPs that take an upload (decision 0042).
+  const headers: Record<string, string> = { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8', 'Cache-Control': 'public, max-age=300' };
+  if (c.req.query('download') !== undefined) headers['Content-Disposition'] = `attachment; filename="${tenant.initialSubdomain}-sp-metadata.xml"`;
+  return c.body(spMetadata(c.get('deps').config, tenant), 200, headers);
 });
 
 samlApi.get('/saml2/all/login', async (c) => {
@@ -61,10 +65,10 @@ samlApi.get('/saml2/all/login', async (c) => {
   }
 });
 
-async function refused(c: Ctx, reason: string) {
+async function refused(c: Ctx, reason: string, expiredAt?: number) {
   const { db, clock } = c.get('deps');
   await audit(db, { tenantId: c.get('hostTenant')?.id ?? null, actorUserId: null, action: 'login.sso.refused', ipAddress: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null, details: { reason } }, clock.now());
-  return samlResultPage(c, 'error', 403);
+  return samlResultPage(c, 'error', 403, expiredAt);
 }
 
 samlApi.post(SAML_PATHS.acs.replace('/api', ''), async (c) => {
@@ -90,7 +94,7 @@ samlApi.post(SAML_PATHS.acs.replace('/api', ''), async (c) => {
     setSessionCookie(c, result.signIn.token, result.signIn.remember, result.signIn.expiresAt);
     return c.redirect(result.destination, 303);
   } catch (err) {
-    if (err instanceof SamlRefusal) return refused(c, err.reason);
+    if (err instanceof SamlRefusal) return refused(c, err.reason, err.expiredAt);
     if (err instanceof AppError) return refused(c, err.code);
     throw err;
   }
@@ -118,6 +122,28 @@ samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.ge
 samlApi.post('/admin/saml', admin, async (c) => {
   const input = await readJson(c, samlSettingSchema);
   return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.var.tenantScope, input, actorOf(c))) });
+});
+
+/** The IdP's values from its metadata (URL fetched by the server, or XML) for the admin to review. */
+samlApi.post('/admin/saml/metadata', admin, async (c) => {
+  const input = await readJson(c, metadataSourceSchema);
+  return c.json({ message: 'success', metadata: await previewMetadata(c.get('deps'), c.var.tenantScope, input) });
+});
+
+/** A preset's guide in the request's language, loaded when the admin picks it (keeps the island light). */
+samlApi.get('/admin/saml/guide/:preset', admin, (c) => {
+  const preset = c.req.param('preset');
+  if (!isIdpPreset(preset)) return errorAnswer(c, 'not-found');
+  const { t } = c.var;
+  const guide: IdpGuide = {
+    preset,
+    name: t(`sso.presets.${preset}`),
+    steps: t(`ssoGuide.${preset}.steps`).split('\n'),
+    nameId: t(`ssoGuide.${preset}.nameId`),
+    attributes: t(`ssoGuide.${preset}.attributes`),
+    test: t(`ssoGuide.${preset}.test`),
+  };
+  return c.json({ guide });
 });
 
 samlApi.patch('/admin/saml/configure-idp-status', admin, async (c) => {

@@ -4,10 +4,12 @@
 import { Hono } from 'hono';
 import CloseWindow from '../../islands/sso/CloseWindow';
 import { Island } from '../../ui/Island';
+import { formatDateTime } from '../../shared/dates';
 import { renderFramed } from '../http/framed';
 import type { AppEnv, Ctx } from '../http/env';
 
-export function samlResultPage(c: Ctx, kind: 'error' | 'passed', status: 200 | 400 | 403 | 404) {
+/** `expiredAt`: the refusal was the IdP's certificate having ended (decision 0042): said so, with the date. */
+export function samlResultPage(c: Ctx, kind: 'error' | 'passed', status: 200 | 400 | 403 | 404, expiredAt?: number) {
   const { t, lang, deps } = c.var;
   const base = deps.config.BASE_PATH;
   const titleKey = kind === 'passed' ? 'titles.saml-test-passed' : 'titles.saml-login-error';
@@ -20,6 +22,11 @@ export function samlResultPage(c: Ctx, kind: 'error' | 'passed', status: 200 | 4
         <p role={kind === 'error' ? 'alert' : 'status'} className="m-0">
           {t(kind === 'passed' ? 'sso.testPassed' : 'sso.loginError')}
         </p>
+        {expiredAt !== undefined && (
+          <p className="m-0" data-testid="sso-certificate-expired">
+            {t('sso.certificateExpiredReason', { date: formatDateTime(expiredAt, lang) })}
+          </p>
+        )}
         <div className="flex items-center gap-4">
           <Island name="CloseWindow" component={CloseWindow} props={{ lang }} />
           {kind === 'error' && (

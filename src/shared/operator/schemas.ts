@@ -104,6 +104,11 @@ export const listTenantsQuerySchema = z.object({
 
 export const managerSchema = z.object({ email });
 
+/** GET /operator/sso-certificates: tenants whose IdP certificates end within `days` (decision 0042). */
+export const expiringCertificatesQuerySchema = z.object({
+  days: z.optional(z.coerce.number().check(z.int(), z.gte(0), z.lte(3650))),
+});
+
 export const maintenanceMessageSchema = z
   .object({
     app: z.enum(MAINTENANCE_APPS),

@@ -25,6 +25,21 @@ const httpsUrl = (error: string) =>
     }, { error }),
   );
 
+/** A metadata URL: https only (the server's own fetch rules add the address checks). */
+const metadataUrl = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.minLength(1, { error: 'validation.required', abort: true }),
+  z.maxLength(1024, { error: 'sso.metadata.errors.https-only', abort: true }),
+  z.refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'https:' && !u.username && !u.password;
+    } catch {
+      return false;
+    }
+  }, { error: 'sso.metadata.errors.https-only' }),
+);
+
 export const samlSettingSchema = z.object({
   idpEntityId: z.string({ error: 'validation.required' }).check(
     z.trim(),
@@ -37,9 +52,21 @@ export const samlSettingSchema = z.object({
   idpCertificate: z.string({ error: 'validation.required' }).check(
     z.trim(),
     z.minLength(1, { error: 'validation.required', abort: true }),
-    z.maxLength(20_000, { error: 'sso.errors.certificate' }),
+    // Up to five certificates (rollover, decision 0042).
+    z.maxLength(50_000, { error: 'sso.errors.certificate' }),
   ),
+  /** Where the IdP publishes its metadata: re-read daily for certificate changes. */
+  idpMetadataUrl: z.optional(z.nullable(z.union([z.literal(''), metadataUrl]))),
 });
+
+/** The metadata source the admin gives: a URL the server fetches, or the XML itself. */
+export const metadataSourceSchema = z
+  .object({
+    url: z.optional(metadataUrl),
+    xml: z.optional(z.string().check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(512 * 1024, { error: 'sso.metadata.errors.too-large' }))),
+  })
+  .check(z.refine((v) => Boolean(v.url) !== Boolean(v.xml), { error: 'validation.required', path: ['url'] }));
+export type MetadataSourceInput = z.output<typeof metadataSourceSchema>;
 export type SamlSettingInput = z.output<typeof samlSettingSchema>;
 
 export const idpStatusSchema = z.object({ isIdpConfigured: z.boolean() });

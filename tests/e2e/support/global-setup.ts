@@ -23,7 +23,7 @@ export default async function globalSetup() {
   const dir = process.env.E2E_DB_DIR;
   if (!dir) throw new Error('E2E_DB_DIR is set by playwright.config.ts');
   const receiver = await startMailReceiver(Number(process.env.E2E_SMTP_PORT), mailDir());
-  const idp = await startIdpServer(Number(process.env.E2E_IDP_PORT));
+  const idp = await startIdpServer(Number(process.env.E2E_IDP_PORT), Number(process.env.E2E_IDP_TLS_PORT));
   const db = createClient({ url: `file:${join(dir, 'portal.db')}` });
   try {
     // Copy every column but the id, so the copy follows the schema as it grows.
@@ -56,6 +56,6 @@ export default async function globalSetup() {
   // Playwright calls the returned function when the run ends (before global-teardown.ts).
   return () => {
     receiver.close();
-    idp.close();
+    for (const s of idp) s.close();
   };
 }

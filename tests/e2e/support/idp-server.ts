@@ -4,9 +4,22 @@
 //   GET  /sso   the IdP login page for the portal's AuthnRequest (an email field, Sign in)
 //   POST /sso   signs a response for that email and posts it to the portal's ACS (auto-submit form)
 //   GET  /slo   the page the portal's single logout lands on
-import { createServer, request as httpRequest, type Server } from 'node:http';
+// The same pages also answer over https on E2E_IDP_TLS_PORT (the self-signed certificate of
+// tests/support/tls, which the e2e server trusts through NODE_EXTRA_CA_CERTS), with the metadata
+// of decision 0042:
+//   GET  /metadata           entity ID, https sign-on URL, the current and the next signing certificate
+//   GET  /metadata-expiring  the same IdP with only a certificate that ends in 5 days
+// and the sign-in form's "Signing key" picks which key signs (current, next, expiring).
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { inflateRawSync } from 'node:zlib';
 import { makeKeyPair, TestIdp } from '../../support/saml-idp';
+import { idpMetadataXml } from '../../support/idp-metadata';
+
+const TLS_DIR = new URL('../../support/tls/', import.meta.url);
+/** The certificate the e2e server trusts for the https test IdP (serverEnv NODE_EXTRA_CA_CERTS). */
+export const IDP_TLS_CERT_FILE = new URL('loopback-cert.pem', TLS_DIR).pathname;
 
 export const IDP_ENTITY_ID = 'https://idp.e2e.test/saml';
 
@@ -36,11 +49,16 @@ function readBody(req: import('node:http').IncomingMessage): Promise<URLSearchPa
   });
 }
 
-export async function startIdpServer(port: number): Promise<Server> {
-  const keys = await makeKeyPair('idp.e2e.test');
+export async function startIdpServer(port: number, tlsPort: number): Promise<Server[]> {
+  const [keys, nextKeys, expiringKeys] = await Promise.all([makeKeyPair('idp.e2e.test'), makeKeyPair('idp.e2e.test next', 730), makeKeyPair('idp.e2e.test expiring', 5)]);
   const base = `http://127.0.0.1:${port}`;
-  const idp = new TestIdp({ entityId: IDP_ENTITY_ID, ssoUrl: `${base}/sso`, sloUrl: `${base}/slo`, keys });
-  const server = createServer((req, res) => {
+  const tlsBase = `https://127.0.0.1:${tlsPort}`;
+  const idps = {
+    current: new TestIdp({ entityId: IDP_ENTITY_ID, ssoUrl: `${base}/sso`, sloUrl: `${base}/slo`, keys }),
+    next: new TestIdp({ entityId: IDP_ENTITY_ID, ssoUrl: `${base}/sso`, sloUrl: `${base}/slo`, keys: nextKeys }),
+    expiring: new TestIdp({ entityId: IDP_ENTITY_ID, ssoUrl: `${base}/sso`, sloUrl: `${base}/slo`, keys: expiringKeys }),
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', base);
     const send = (status: number, body: string, type = 'text/html; charset=utf-8') => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -48,6 +66,9 @@ export async function startIdpServer(port: number): Promise<Server> {
     };
     void (async () => {
       if (req.method === 'GET' && url.pathname === '/cert') return send(200, keys.certPem, 'text/plain');
+      const metadataOf = (certPems: string[]) => idpMetadataXml({ entityId: IDP_ENTITY_ID, ssoUrl: `${tlsBase}/sso`, sloUrl: `${tlsBase}/slo`, certPems });
+      if (req.method === 'GET' && url.pathname === '/metadata') return send(200, metadataOf([keys.certPem, nextKeys.certPem]), 'application/samlmetadata+xml');
+      if (req.method === 'GET' && url.pathname === '/metadata-expiring') return send(200, metadataOf([expiringKeys.certPem]), 'application/samlmetadata+xml');
       if (req.method === 'GET' && url.pathname === '/sso') {
         const samlRequest = url.searchParams.get('SAMLRequest') ?? '';
         const relay = url.searchParams.get('RelayState') ?? '';
@@ -56,6 +77,7 @@ export async function startIdpServer(port: number): Promise<Server> {
           page(
             'Test IdP sign-in',
             `<form method="post" action="/sso"><label for="idp-email">IdP email</label> <input id="idp-email" name="email" type="email" autocomplete="username">` +
+              ` <label for="idp-signer">Signing key</label> <select id="idp-signer" name="signer"><option value="current">current</option><option value="next">next</option><option value="expiring">expiring</option></select>` +
               `<input type="hidden" name="SAMLRequest" value="${esc(samlRequest)}"><input type="hidden" name="RelayState" value="${esc(relay)}">` +
               ` <button type="submit">IdP sign in</button></form>`,
           ),
@@ -69,6 +91,8 @@ export async function startIdpServer(port: number): Promise<Server> {
         if (!id || !issuer) return send(400, page('Bad request', '<p>No AuthnRequest</p>'));
         const metadata = await fetchMetadata(issuer);
         const acs = /<AssertionConsumerService[^>]*Location="([^"]+)"/.exec(metadata)?.[1];
+        const signer = form.get('signer');
+        const idp = signer === 'next' || signer === 'expiring' ? idps[signer] : idps.current;
         const response = await idp.response(metadata, { inResponseTo: id, nameId: form.get('email') ?? '' });
         const relay = form.get('RelayState') ?? '';
         return send(
@@ -84,7 +108,10 @@ export async function startIdpServer(port: number): Promise<Server> {
       if (req.method === 'GET' && url.pathname === '/slo') return send(200, page('Signed out at the test IdP', `<p data-testid="idp-slo">${url.searchParams.has('SAMLRequest') ? 'LogoutRequest received' : 'no request'}</p>`));
       send(404, page('Not found', ''));
     })().catch((err: unknown) => send(500, page('IdP error', `<pre>${esc(String(err))}</pre>`)));
-  });
+  };
+  const server = createServer(handler);
+  const tls = createHttpsServer({ cert: readFileSync(IDP_TLS_CERT_FILE), key: readFileSync(new URL('loopback-key.pem', TLS_DIR)) }, handler);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return server;
+  await new Promise<void>((resolve) => tls.listen(tlsPort, '127.0.0.1', resolve));
+  return [server, tls];
 }

@@ -1,6 +1,7 @@
 // The environment of the e2e server (playwright.config.ts webServer), shared with the global
 // setup's seed script so both use the same database, SMTP receiver and public URL.
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export function serverEnv(): Record<string, string> {
   const { E2E_PORT: port, E2E_SMTP_PORT: smtpPort, E2E_DB_DIR: dir } = process.env;
@@ -31,5 +32,9 @@ export function serverEnv(): Record<string, string> {
     // would; the server then must not answer a signed-out page from its host cache (whose lifetime
     // is covered by tests/integration/request-auth.test.ts).
     HOST_CACHE_SECONDS: '0',
+    // The https test IdP on loopback (decision 0042): its metadata URL is let through (honoured
+    // only with DEV_MODE), and its self-signed certificate is trusted by the server process.
+    DEV_SSO_METADATA_LOOPBACK: 'true',
+    NODE_EXTRA_CA_CERTS: fileURLToPath(new URL('../../support/tls/loopback-cert.pem', import.meta.url)),
   };
 }

@@ -28,7 +28,8 @@ export async function ensureSsoTenant(t: SsoTenant, lang: 'ja' | 'en'): Promise<
     await db.batch(
       [
         { sql: 'DELETE FROM saml_settings WHERE tenant_id = ?', args: [id] },
-        { sql: 'UPDATE tenants SET is_sso_enabled = 0 WHERE id = ?', args: [id] },
+        { sql: 'UPDATE tenants SET is_sso_enabled = 0, sso_certificate_expires_at = NULL WHERE id = ?', args: [id] },
+        { sql: 'DELETE FROM saml_certificate_warnings WHERE tenant_id = ?', args: [id] },
         { sql: 'DELETE FROM sessions WHERE tenant_id = ?', args: [id] },
         // The per-user SSO switch (the users screens are another issue's): on for the member only.
         { sql: 'UPDATE tenant_users SET is_sso_enabled = (user_id = (SELECT id FROM users WHERE email = ?)) WHERE tenant_id = ?', args: [t.member, id] },

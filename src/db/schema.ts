@@ -97,6 +97,10 @@ export const users = sqliteTable(
     /** zxcvbn score of the current password, taken when it was set (it depends only on the
      *  password and the email), so a login does not pay for scoring again. */
     passwordScore: integer('password_score'),
+    /** What the password is made of (length, character kinds; never the password), packed by
+     *  src/shared/account/password-policy.ts, so a stricter policy can be previewed (decision 0043).
+     *  Null until the password is next set or typed at a sign-in. */
+    passwordTraits: integer('password_traits'),
     contactNumber: text('contact_number'),
     twofaMethod: text('twofa_method', { enum: ['app', 'sms'] }),
     emailVerifiedAt: integer('email_verified_at'),
@@ -751,6 +755,8 @@ export const activityLogs = sqliteTable(
   },
   (t) => [
     index('activity_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
+    // The lock-out previews (decision 0043): a tenant's sign-ins of one kind, by time.
+    index('activity_logs_tenant_action_idx').on(t.tenantId, t.action, t.createdAt),
     index('activity_logs_actor_idx').on(t.actorUserId, t.createdAt),
   ],
 );

@@ -97,6 +97,8 @@ export const ERRORS = {
   'cannot-delete-department-with-users': e(422, 'people.departments.hasUsers'),
   'cannot-delete-primary-contact': e(422, 'errors.reload'),
   'cannot-delete': e(422, 'ipRestriction.cannotDelete'),
+  // A change that locks people out, saved without the count the admin confirmed (decision 0043).
+  'lockout-confirmation-required': e(409, 'lockout.confirmationRequired'),
   'cannot-enable-sso-for-all-users': e(422, 'people.errors.cannotEnableSsoForAll'),
   'cannot-logout-current-session': e(422),
   'billing-contact-exists': e(409, 'errors.reload'),

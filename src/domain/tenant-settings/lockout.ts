@@ -126,12 +126,14 @@ async function previewAllowlist(deps: Deps, scope: TenantScope, change: { kind: 
     else if (!any) affected.push(person(m, 'outsideAllowlist'));
   }
   // Deleting an entry changes nothing while the restriction is off; enabling it twice neither.
-  const changes = change.kind === 'ip-enable' ? !t.isIpRestrictionEnabled : t.isIpRestrictionEnabled;
+  // A change that would leave the admin's own address outside is refused by its own rule
+  // (your-current-ip-address-is-not-whitelisted, cannot-delete): nothing to confirm.
+  const changes = (change.kind === 'ip-enable' ? !t.isIpRestrictionEnabled : t.isIpRestrictionEnabled) && allowed(ownAddress);
   const preview = finish(change.kind, rows.length, affected, { ownAddress, ownAddressAllowed: allowed(ownAddress) }, changes);
   return { ...preview, unknown };
 }
 
-async function previewSsoForAll(deps: Deps, scope: TenantScope): Promise<LockoutPreview> {
+async function previewSsoForAll(scope: TenantScope): Promise<LockoutPreview> {
   const t = scope.tenant;
   const [rows, ssoUsers] = await Promise.all([
     activeMembers(scope, false),
@@ -142,9 +144,10 @@ async function previewSsoForAll(deps: Deps, scope: TenantScope): Promise<Lockout
   // Every active member is sent to the IdP once the switch is on; the IdP has vouched for those
   // who have signed in through it on this tenant. A name id alone does not prove the IdP knows them.
   const affected = rows.filter((m) => !signedIn.has(Number(m.user_id))).map((m) => ({ ...person(m, 'neverSso'), hasNameId: m.saml_name_id !== null }));
+  // Without SSO on, or over the SSO limit, the save is refused by its own rule (setSsoForAll).
+  const possible = Boolean(t.isSsoEnabled) && t.featureSsoUsersLimit > 0 && rows.length <= t.featureSsoUsersLimit;
   const changes = rows.some((m) => !m.is_sso_enabled);
-  void deps;
-  return finish('sso-for-all', rows.length, affected, {}, Boolean(t.isSsoEnabled) && changes);
+  return finish('sso-for-all', rows.length, affected, {}, possible && changes);
 }
 
 async function previewPasswordPolicy(scope: TenantScope, policy: { minimumPasswordLength: number; isMixedCaseRequired: boolean; isNumberRequired: boolean; isSpecialCharacterRequired: boolean }): Promise<LockoutPreview> {
@@ -180,7 +183,7 @@ export async function previewLockout(deps: Deps, scope: TenantScope, change: Loc
     case 'ip-delete':
       return previewAllowlist(deps, scope, change, ownAddress);
     case 'sso-for-all':
-      return previewSsoForAll(deps, scope);
+      return previewSsoForAll(scope);
     case 'password-policy':
       return previewPasswordPolicy(scope, change.policy);
   }

@@ -1,2 +1,2 @@
 ALTER TABLE `users` ADD `password_traits` integer;--> statement-breakpoint
-CREATE INDEX `activity_logs_tenant_action_idx` ON `activity_logs` (`tenant_id`,`action`,`created_at`);
+CREATE INDEX `activity_logs_tenant_action_idx` ON `activity_logs` (`tenant_id`,`action`,`created_at`,`actor_user_id`,`ip_address`);

@@ -40,7 +40,8 @@ interface MemberRow {
 
 /**
  * The tenant's active members (not deactivated, not being deleted, invitation accepted) with
- * what the rules look at. One statement; tenant-bound by `scope.id`.
+ * what the rules look at, by name (the previews list them in this order; SQLite sorts 50,000
+ * rows faster than a JS collator). One statement; tenant-bound by `scope.id`.
  */
 async function activeMembers(scope: TenantScope, withPasskeys: boolean): Promise<MemberRow[]> {
   return scope.db.all<MemberRow>(sql`
@@ -49,14 +50,14 @@ async function activeMembers(scope: TenantScope, withPasskeys: boolean): Promise
       ${withPasskeys ? sql`EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id)` : sql`0`} AS has_passkey,
       u.password_traits AS password_traits, tu.is_sso_enabled AS is_sso_enabled, tu.saml_name_id AS saml_name_id
     FROM tenant_users tu CROSS JOIN users u ON u.id = tu.user_id
-    WHERE tu.tenant_id = ${scope.id} AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL AND tu.invitation_pending = 0`);
+    WHERE tu.tenant_id = ${scope.id} AND tu.deactivated_at IS NULL AND tu.operation_status IS NULL AND tu.invitation_pending = 0
+    ORDER BY name, u.id`);
 }
 
 /** A member this tenant's host sends to its IdP: no portal password or 2FA applies (checkEntry). */
 const signsInBySso = (t: Tenant, m: MemberRow) => Boolean(t.isSsoEnabled && m.is_sso_enabled);
 
 function finish(kind: LockoutChange['kind'], members: number, affected: LockoutPerson[], extra: Partial<LockoutPreview>, changes: boolean): LockoutPreview {
-  affected.sort((a, b) => a.name.localeCompare(b.name, 'ja') || a.userId - b.userId);
   return {
     kind,
     affected: affected.length,
@@ -94,30 +95,24 @@ async function previewAllowlist(deps: Deps, scope: TenantScope, change: { kind: 
   const t = scope.tenant;
   assertSubscribed(t.isFeatureIpRestrictionSubscribed);
   const since = deps.clock.now() - RECENT_SIGN_IN_DAYS * 86_400_000;
-  const [entries, rows, signIns] = await Promise.all([
+  // The tenant's sign-ins of the window, from its covering index (audit entries keep each sign-in's client address).
+  const recent = sql`FROM activity_logs WHERE tenant_id = ${scope.id} AND action IN (${sql.join(SIGN_IN_ACTIONS.map((a) => sql`${a}`), sql`, `)})
+    AND created_at >= ${since} AND actor_user_id IS NOT NULL`;
+  const [entries, rows, addresses] = await Promise.all([
     scope.db.all<AllowEntry & { id: number }>(sql`SELECT id, ip_address AS ipAddress, prefix_length AS prefixLength FROM whitelisted_ips WHERE tenant_id = ${scope.id}`),
     activeMembers(scope, false),
-    // Each member's distinct addresses (audit entries keep the client address of each sign-in).
-    scope.db.all<{ user_id: number; ip: string | null }>(sql`
-      SELECT actor_user_id AS user_id, ip_address AS ip FROM activity_logs
-      WHERE tenant_id = ${scope.id} AND action IN (SELECT value FROM json_each(${JSON.stringify(SIGN_IN_ACTIONS)})) AND created_at >= ${since}
-        AND actor_user_id IS NOT NULL
-      GROUP BY actor_user_id, ip_address`),
+    scope.db.all<{ ip: string | null }>(sql`SELECT DISTINCT ip_address AS ip ${recent}`),
   ]);
   if (change.kind === 'ip-delete' && !entries.some((e) => Number(e.id) === change.id)) throw new AppError('not-found');
   const list = change.kind === 'ip-delete' ? entries.filter((e) => Number(e.id) !== change.id) : entries;
-  // The matcher the sign-in uses, once per distinct address.
-  const verdicts = new Map<string | null, boolean>();
-  const allowed = (ip: string | null) => {
-    let v = verdicts.get(ip);
-    if (v === undefined) verdicts.set(ip, (v = isAllowed(ip, list)));
-    return v;
-  };
-  const byUser = new Map<number, boolean>();
-  for (const s of signIns) {
-    const uid = Number(s.user_id);
-    byUser.set(uid, (byUser.get(uid) ?? false) || allowed(s.ip));
-  }
+  // The matcher the sign-in uses, once per distinct address (thousands, where sign-ins are hundreds of thousands);
+  // then, per member, whether any sign-in came from an address it lets in.
+  const inside = addresses.filter((a) => isAllowed(a.ip, list)).map((a) => a.ip);
+  const perMember = await scope.db.all<{ user_id: number; ok: number }>(sql`
+    SELECT actor_user_id AS user_id, max(ip_address IN (SELECT value FROM json_each(${JSON.stringify(inside)}))) AS ok ${recent}
+    GROUP BY actor_user_id`);
+  const byUser = new Map(perMember.map((r) => [Number(r.user_id), Boolean(r.ok)]));
+  const allowed = (ip: string | null) => isAllowed(ip, list);
   const affected: LockoutPerson[] = [];
   let unknown = 0;
   for (const m of rows) {

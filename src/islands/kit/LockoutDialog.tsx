@@ -15,7 +15,12 @@ type Step = { kind: 'closed' } | { kind: 'loading' } | { kind: 'shown'; preview:
  * `load` asks the server for the preview; `save(count)` saves with the confirmed count. A save
  * answered 409 `lockout-confirmation-required` loads the preview again and asks again.
  */
-export function useLockoutPreview(load: () => Promise<ApiResult<LockoutPreview>>, save: (confirmAffected: number) => Promise<ApiResult>, done: (r: ApiResult) => void) {
+export function useLockoutPreview(
+  load: () => Promise<ApiResult<LockoutPreview>>,
+  save: (confirmAffected: number) => Promise<ApiResult>,
+  done: (r: ApiResult) => void,
+  cancelled?: () => void,
+) {
   const [step, setStep] = useState<Step>({ kind: 'closed' });
   const [busy, setBusy] = useState(false);
   const fetchPreview = async (changed: boolean) => {
@@ -32,7 +37,10 @@ export function useLockoutPreview(load: () => Promise<ApiResult<LockoutPreview>>
     step,
     busy,
     open: () => void fetchPreview(false),
-    close: () => setStep({ kind: 'closed' }),
+    close: () => {
+      setStep({ kind: 'closed' });
+      cancelled?.();
+    },
     confirm: async () => {
       if (step.kind !== 'shown') return;
       setBusy(true);
@@ -51,10 +59,12 @@ export interface LockoutDialogProps {
   /** The change in a few words ("Require two-factor authentication"). */
   title: string;
   state: ReturnType<typeof useLockoutPreview>;
+  /** The confirm button when nobody is affected (the change's own verb); default "Save". */
+  nobodyLabel?: string;
   returnFocus?: () => HTMLElement | null;
 }
 
-export function LockoutDialog({ t, id, title, state, returnFocus }: LockoutDialogProps) {
+export function LockoutDialog({ t, id, title, state, nobodyLabel, returnFocus }: LockoutDialogProps) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   const { step, busy } = state;
   const open = step.kind !== 'closed';
@@ -66,13 +76,15 @@ export function LockoutDialog({ t, id, title, state, returnFocus }: LockoutDialo
       <h2 id={`${id}-title`} className="m-0 text-lg font-semibold">
         {title}
       </h2>
-      <div id={`${id}-text`} aria-live="polite">
+      <div aria-live="polite">
         {!preview ? (
-          <p className="mb-0 mt-3">{t('lockout.loading')}</p>
+          <p id={`${id}-text`} className="mb-0 mt-3">
+            {t('lockout.loading')}
+          </p>
         ) : (
           <>
             {step.kind === 'shown' && step.changed ? <InlineNotice kind="error" text={t('lockout.countChanged', { count: n })} /> : null}
-            <p className="mb-0 mt-3 font-semibold" data-testid={`${id}-summary`}>
+            <p id={`${id}-text`} className="mb-0 mt-3 font-semibold" data-testid={`${id}-summary`}>
               {n > 0 ? t(`lockout.summary.${preview.kind}`, { count: n, members: preview.members }) : t('lockout.nobody', { members: preview.members })}
             </p>
             {preview.kind === 'twofa' && n > 0 ? (
@@ -101,7 +113,7 @@ export function LockoutDialog({ t, id, title, state, returnFocus }: LockoutDialo
           {t('admin.common.cancel')}
         </button>
         <button type="button" className={n > 0 ? BTN_DANGER : BTN_PRIMARY} disabled={busy || !preview} onClick={() => void state.confirm()} data-testid={`${id}-confirm`}>
-          {n > 0 ? t('lockout.confirm', { count: n }) : t('lockout.confirmNobody')}
+          {n > 0 ? t('lockout.confirm', { count: n }) : (nobodyLabel ?? t('lockout.confirmNobody'))}
         </button>
       </div>
     </Dialog>

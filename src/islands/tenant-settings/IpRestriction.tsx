@@ -258,12 +258,13 @@ export default function IpRestriction(p: IpRestrictionProps) {
         />
       </section>
 
-      <LockoutDialog t={t} id="ip-enable-confirm" title={t('ipRestriction.confirmTitle')} state={enableLockout} />
+      <LockoutDialog t={t} id="ip-enable-confirm" title={t('ipRestriction.confirmTitle')} state={enableLockout} nobodyLabel={t('ipRestriction.enable')} />
       <LockoutDialog
         t={t}
         id="ip-delete-lockout"
         title={t('ipRestriction.deleteTitle')}
         state={deleteLockout}
+        nobodyLabel={t('admin.common.delete')}
         returnFocus={() => (document.activeElement && document.activeElement !== document.body ? null : listHeadingRef.current)}
       />
       <ConfirmDialog

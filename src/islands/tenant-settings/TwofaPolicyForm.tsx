@@ -62,6 +62,8 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
     () => api<LockoutPreview>(p.basePath, 'POST', 'admin/lockout-preview', { kind: 'twofa', isTwofaEnforced: form.isTwofaEnforced, isTwofaSkipAllowed: form.isTwofaSkipAllowed }),
     (confirmAffected) => api(p.basePath, 'POST', 'admin/twofa', { ...form, confirmAffected }),
     (r) => saved(r as ApiResult<TwofaPolicy>),
+    // As the confirmation before it: cancelling puts the stored settings back.
+    () => setForm(stored),
   );
 
   const submit = (e: FormEvent) => {
@@ -169,6 +171,7 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
         id="twofa-lockout"
         title={t('twofaPolicy.confirmTitle')}
         state={lockout}
+        nobodyLabel={t('twofaPolicy.confirm')}
         returnFocus={() => document.querySelector<HTMLInputElement>('input[name="twofa-mode"]:checked')}
       />
       <Toast t={t} toast={toast} onClose={close} />

@@ -77,6 +77,7 @@ export const ADMIN_TEXT = {
     lockoutOwnOutside: (ip: string) => `あなたの現在のアドレス ${ip} は変更後のリストで許可されないため、この変更は保存できません。`,
     lockoutOwnAllowed: (ip: string) => `あなたの現在のアドレス ${ip} は許可されています。`,
     passwordStricterTitle: 'パスワードポリシーを厳しくしますか？',
+    ssoAllTitle: 'すべてのユーザーで SSO を有効にしますか？',
     twofaSaved: '2段階認証の設定を保存しました',
     // Password policy
     minLength: 'パスワードの最小文字数',
@@ -207,6 +208,7 @@ export const ADMIN_TEXT = {
     lockoutOwnOutside: (ip: string) => `Your current address ${ip} would not be allowed by the new list, so this change cannot be saved.`,
     lockoutOwnAllowed: (ip: string) => `Your current address ${ip} is allowed.`,
     passwordStricterTitle: 'Make the password policy stricter?',
+    ssoAllTitle: 'Turn on SSO for all users?',
     twofaSaved: 'Two-factor settings saved',
     minLength: 'Minimum password length',
     minLengthError: 'Password must be 8 or more characters',

@@ -651,7 +651,12 @@ export const importJobs = sqliteTable(
     filename: text('filename').notNull(),
     /** The starter's language: unexpected_format answers the sample's header in it. */
     lang: text('lang', { enum: ['ja', 'en'] }).notNull(),
-    status: text('status', { enum: ['uploading', 'queued', 'processing', 'switching', 'success', 'failed'] }).notNull(),
+    status: text('status', { enum: ['uploading', 'queued', 'processing', 'switching', 'previewed', 'success', 'failed'] }).notNull(),
+    /** A dry run (decision 0043): every row is staged and checked, then the job waits as
+     *  `previewed` with its diff until the admin runs it (or it expires). */
+    dryRun: integer('dry_run', { mode: 'boolean' }).notNull().default(false),
+    /** When the preview was ready: a member or account changed after it makes the run refuse. */
+    previewedAt: integer('previewed_at'),
     /** Decided when the upload ends: utf-8 when every byte is valid UTF-8, else shift_jis. */
     encoding: text('encoding', { enum: ['utf-8', 'shift_jis'] }),
     bytes: integer('bytes').notNull().default(0),

@@ -125,6 +125,9 @@ export const ERRORS = {
   'file-too-large': e(413, 'people.import.tooLarge'),
   'upload-failed': e(400, 'people.import.someError'),
   'imports-in-progress': e(409, 'people.import.busy'),
+  // A previewed import (decision 0043): members changed since the preview, or it ran (or expired) already.
+  'import-target-changed': e(409, 'people.import.targetChanged'),
+  'import-not-previewed': e(409, 'people.import.notPreviewed'),
   'app-usage-unavailable': e(502),
   // operator API
   'invalid-scopes': e(422),

@@ -68,9 +68,11 @@ const isDiff = (data: Record<string, unknown>): data is Record<string, unknown> 
 
 function rowErrors(t: T, data: Record<string, unknown>): string[] {
   if (!Array.isArray(data.rows)) return [];
-  return (data.rows as { row?: number; column?: string | null; error?: string }[]).slice(0, 20).map((r) => {
-    const error = t(`people.import.rowErrors.${r.error ?? 'parse'}`);
-    return r.column ? t('people.import.rowErrorColumn', { row: r.row, column: r.column, error }) : t('people.import.rowError', { row: r.row, error });
+  return (data.rows as { row?: number; column?: string | null; error?: string; value?: string }[]).slice(0, 20).map((r) => {
+    // The bad cell quoted, under the header the person sees (issue 27: メールアドレス, not email).
+    const text = t(`people.import.rowErrors.${r.error ?? 'parse'}`);
+    const error = r.value ? t('people.import.rowErrorValue', { error: text, value: r.value }) : text;
+    return r.column ? t('people.import.rowErrorColumn', { row: r.row, column: t(`people.import.columns.${r.column}`), error }) : t('people.import.rowError', { row: r.row, error });
   });
 }
 

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { AppError, ValidationError } from '../../domain/errors';
 import { isErrorCode } from '../../shared/error-codes';
 import { drainMailQueue } from '../../domain/people/mail-queue';
-import { sampleCsv } from '../../domain/people/import/sample';
+import { sampleCsv, sampleTenant } from '../../domain/people/import/sample';
 import { importLogsRead } from '../../domain/people/lists';
 import { readOne } from '../../db/client';
 import { getImportJob, progressOf, type ImportKind } from '../../domain/people/import/job';
@@ -86,9 +86,10 @@ async function upload(c: TenantCtx, kind: ImportKind) {
 adminImportApi.post('/admin/users/import', people, (c) => upload(c, 'add'));
 adminImportApi.post('/admin/users/import/update', people, (c) => upload(c, 'update'));
 
-adminImportApi.get('/admin/users/import', people, (c) => {
-  // A BOM so spreadsheet programs open the UTF-8 sample with the right characters.
-  return c.body(`\uFEFF${sampleCsv(c.get('lang'))}`, 200, {
+adminImportApi.get('/admin/users/import', people, async (c) => {
+  // A BOM so spreadsheet programs open the UTF-8 sample with the right characters; the examples
+  // use the tenant's own departments and apps, so the sample uploaded unchanged imports (issue 27).
+  return c.body(`\uFEFF${sampleCsv(c.get('lang'), await sampleTenant(c.var.tenantScope))}`, 200, {
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${IMPORT_SAMPLE_FILENAME}"`,
     'Cache-Control': 'no-store',

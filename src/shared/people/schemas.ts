@@ -320,4 +320,12 @@ export interface ImportRowError {
   column: ImportColumn | null;
   /** i18n key under people.import.rowErrors. */
   error: string;
+  /** The cell as the file had it, quoted in the message ("部署が見つかりません: 総務部"); issue 27. */
+  value?: string;
+}
+
+/** Row errors in the order a person reads the file: by line, then by column (issue 27). */
+export function inFileOrder(rows: ImportRowError[]): ImportRowError[] {
+  const col = (c: ImportColumn | null) => (c === null ? -1 : IMPORT_COLUMNS.indexOf(c));
+  return [...rows].sort((a, b) => a.row - b.row || col(a.column) - col(b.column));
 }

@@ -1,16 +1,43 @@
-// CSV import of users (spec 02 "Edit-by-import dialog", sections 5, 8, 9): the import log and the
-// sample file. The import itself is a streamed job: import-csv.ts (bytes, decoding, parsing) and
-// import-jobs.ts (upload, staging, the all-or-nothing switch), decision 0030.
+// CSV import of users (spec 02 "Edit-by-import dialog", sections 5, 8, 9): the sample file. The
+// import itself is a streamed job (csv.ts, upload.ts, staging.ts, switch.ts; decision 0030).
 import Papa from 'papaparse';
+import { asc } from 'drizzle-orm';
 import type { Lang } from '../../../shared/i18n';
-import { IMPORT_HEADERS } from '../../../shared/people/schemas';
+import { IMPORT_HEADERS, IMPORT_TRUE, MANAGED_APPS, type ManagedApp } from '../../../shared/people/schemas';
+import { departments } from '../../../db/schema';
+import { contractedApps } from '../members';
+import type { TenantScope } from '../../tenants/scope';
 
-/** The sample file: header row in the caller's language and two example rows. */
-export function sampleCsv(lang: Lang): string {
-  const example =
-    lang === 'ja'
-      ? [['山田 太郎', 'taro.yamada@example.com', '営業部', '開発部|総務部', '1', '0', '0'], ['佐藤 花子', 'hanako.sato@example.com', '', '', '1', '1', '1']]
-      : [['Taro Yamada', 'taro.yamada@example.com', 'Sales', 'Development|General affairs', '1', '0', '0'], ['Hanako Sato', 'hanako.sato@example.com', '', '', '1', '1', '1']];
+export interface SampleTenant {
+  /** The tenant's department names, first ones used in the examples. */
+  departments: string[];
+  /** The apps the tenant has contracted. */
+  apps: ManagedApp[];
+}
+
+/**
+ * The sample file: header row in the caller's language and two example rows built from the
+ * tenant's own departments and apps, so the sample uploaded unchanged imports (issue 27).
+ * Without a tenant (or with neither app) the examples name no department and the card app.
+ */
+export function sampleCsv(lang: Lang, tenant: SampleTenant = { departments: [], apps: ['meishi'] }): string {
+  const flag = (on: boolean) => (on ? IMPORT_TRUE : '0');
+  const meishi = tenant.apps.includes('meishi') || !tenant.apps.includes('scheduler');
+  const scheduler = tenant.apps.includes('scheduler');
+  const [first = '', second = ''] = tenant.departments;
+  const names = lang === 'ja' ? ['山田 太郎', '佐藤 花子'] : ['Taro Yamada', 'Hanako Sato'];
+  const example = [
+    [names[0]!, 'taro.yamada@example.com', first, second && second !== first ? second : '', flag(meishi), flag(scheduler), '0'],
+    [names[1]!, 'hanako.sato@example.com', '', '', flag(meishi), flag(scheduler), '1'],
+  ];
   return Papa.unparse([[...IMPORT_HEADERS[lang]], ...example], { newline: '\r\n' }) + '\r\n';
 }
 
+/** The tenant's departments and apps, for its sample. */
+export async function sampleTenant(scope: TenantScope): Promise<SampleTenant> {
+  const [depts, apps] = await Promise.all([
+    scope.db.select({ name: departments.name }).from(departments).where(scope.own(departments)).orderBy(asc(departments.id)).limit(2),
+    contractedApps(scope),
+  ]);
+  return { departments: depts.map((d) => d.name), apps: MANAGED_APPS.filter((m) => apps.some((a) => a.app === m)) };
+}

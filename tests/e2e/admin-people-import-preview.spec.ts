@@ -20,6 +20,7 @@ const PREVIEW = {
     run: 'このインポートを実行',
     updated: '2人のユーザーを更新しました',
     targetChanged: 'プレビューの後にメンバーが変更されました。最新の内容でもう一度プレビューしてください。',
+    unknownDept: '2行目 (部署): 部署が見つかりません: 総務部',
   },
   en: {
     button: 'Preview',
@@ -31,6 +32,7 @@ const PREVIEW = {
     run: 'Run this import',
     updated: 'Users updated: 2',
     targetChanged: 'Members changed after the preview. Preview the file again to see the current changes.',
+    unknownDept: 'Line 2 (Department): Department not found: 総務部',
   },
 };
 
@@ -55,6 +57,12 @@ for (const { lang, locale } of LANGUAGES) {
       await page.getByRole('button', { name: x.add, exact: true }).click();
       const dialog = page.getByRole('dialog', { name: x.addDialog });
       await dialog.getByRole('tab', { name: x.tabCsv }).click();
+      // A file with an error: the preview is the import's refusal, under the header the person sees, the cell quoted (issue 27).
+      consoleGuard.allowResourceError({ path: `${BASE}/api/admin/users/import`, status: 422 });
+      await dialog.getByLabel(x.chooseFile).setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(csv(IMPORT_HEADERS[lang], [['山田 太郎', taro, '総務部', '', '1', '0', '0']]), 'utf8') });
+      await dialog.getByRole('button', { name: p.button, exact: true }).click();
+      await expect(dialog.getByTestId('import-row-errors')).toHaveText(p.unknownDept);
+      await expect(dialog.getByTestId('import-preview')).toHaveCount(0);
       await dialog.getByLabel(x.chooseFile).setInputFiles({
         name: 'new.csv',
         mimeType: 'text/csv',

@@ -3,14 +3,17 @@
 // tenant; running it applies exactly the previewed rows, once, and refuses when a member it
 // touches changed after the preview.
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { additionalDepartments, importJobs, mailQueue, tenantApps, tenantUsers, users } from '../../src/db/schema';
 import { IMPORT_HEADERS } from '../../src/shared/people/schemas';
+import { runPeopleSweep } from '../../src/domain/people/sweep';
+import { importRows } from '../../src/db/schema';
 import { createHarness, TEST_IP_HEADER, type Harness, type TestClient } from '../support/harness';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await createHarness();
+beforeEach(async (ctx) => {
+  // A file of any size runs as a job in the "large file" test (answered 202, followed by its progress).
+  h = await createHarness(ctx.task.name.includes('as a job') ? { IMPORT_INLINE_BYTES: '0', IMPORT_CHUNK_BYTES: '1024' } : {});
   await h.deps.db.update(tenantApps).set({ seats: null }).where(eq(tenantApps.tenantId, 1));
 });
 afterEach(async () => {
@@ -139,5 +142,37 @@ describe('add by import, previewed first', () => {
     expect(r.body.message).toBe('invalid-csv');
     expect(r.body.rows.map((e: { row: number }) => e.row)).toEqual([2, 2, 2]);
     expect((await h.deps.db.select().from(importJobs)).every((j) => j.status === 'failed')).toBe(true);
+  });
+});
+
+describe('a large file', () => {
+  it('previews as a job (202, then previewed), and its run is a job too', async () => {
+    const b = await signIn();
+    const rows = Array.from({ length: 60 }, (_, i) => [`社員 ${i}`, `big${i}@acme.test`, '営業部', '', '1', '0', '0']);
+    const r = await upload(b, '/admin/users/import?preview=1', csv(rows));
+    expect(r.status).toBe(202);
+    await vi.waitFor(async () => expect((await b.get(`${API}/admin/users/import/${r.body.jobId}`)).body.status).toBe('previewed'), { timeout: 10_000 });
+    const diff = (await b.get(`${API}/admin/users/import/${r.body.jobId}/preview`)).body;
+    expect(diff.counts).toMatchObject({ rows: 60, added: 60 });
+    expect(await h.deps.db.select().from(users).where(eq(users.email, 'big0@acme.test')).get()).toBeUndefined();
+    const run = await b.post(`${API}/admin/users/import/${r.body.jobId}/run`);
+    expect(run.status).toBe(202);
+    await vi.waitFor(async () => expect((await b.get(`${API}/admin/users/import/${r.body.jobId}`)).body).toMatchObject({ status: 'success', count: 60 }), { timeout: 10_000 });
+    expect(await h.deps.db.select().from(users).where(eq(users.email, 'big59@acme.test')).get()).toBeDefined();
+  });
+});
+
+describe('an unrun preview', () => {
+  it('expires after an hour through the sweep: the job fails, its staged rows go, the run is refused', async () => {
+    const b = await signIn();
+    const p = await upload(b, '/admin/users/import?preview=1', csv([['新人 一郎', 'new1@acme.test', '', '', '1', '0', '0']]));
+    await runPeopleSweep(h.deps);
+    expect((await b.get(`${API}/admin/users/import/${p.body.jobId}`)).body.status).toBe('previewed');
+    h.clock.advance(61 * 60_000);
+    await runPeopleSweep(h.deps);
+    await runPeopleSweep(h.deps);
+    expect((await b.get(`${API}/admin/users/import/${p.body.jobId}`)).body.status).toBe('failed');
+    expect(await h.deps.db.select().from(importRows).where(eq(importRows.jobId, p.body.jobId))).toEqual([]);
+    expect((await b.post(`${API}/admin/users/import/${p.body.jobId}/run`)).body).toEqual({ message: 'import-not-previewed' });
   });
 });

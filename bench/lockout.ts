@@ -137,9 +137,12 @@ ${rows.join('\n')}
 `;
 const file = join(root, 'bench', 'RESULTS-people.md');
 const old = readFileSync(file, 'utf8');
+// Only this section is replaced; the sections of bench:people and bench:scim stay as they are.
 const start = old.indexOf('## Lock-out previews');
-const kept = start >= 0 ? old.slice(0, start).trimEnd() : old.trimEnd();
-writeFileSync(file, `${kept}\n\n${section}`);
+const end = start >= 0 ? old.indexOf('\n## ', start + 1) : -1;
+const before = start >= 0 ? old.slice(0, start).trimEnd() : old.trimEnd();
+const after = end >= 0 ? `\n\n${old.slice(end + 1).trim()}\n` : '';
+writeFileSync(file, `${before}\n\n${section}${after}`);
 console.log(section);
 client.close();
 rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,8 @@
 // cannot-delete, and your-current-ip-address-is-not-whitelisted naming the address. "Add my
 // current address" (decision 0033) adds the address this request came from in one step, offered
 // when it is an IPv4 address the list does not hold yet.
+// Enabling, and deleting an entry while enabled, first show the lock-out preview (decision 0043):
+// members whose recent sign-ins all came from outside the new list, and a confirmation naming the count.
 import { useRef, useState, type FormEvent } from 'react';
 import { parseIpEntry, type LockoutPreview } from '../../shared/tenant-settings/schemas';
 import { api, type ApiResult } from '../../shared/api';

@@ -1,6 +1,7 @@
 // Password policy (spec 02 sections 5 and 7): minimum length (a number, at least 8: "password
 // must be 8 or more characters") and the three character rules; Save is disabled while the form
 // is invalid or unchanged. PATCH /admin/password-policy, then a success message.
+// A stricter policy first shows the lock-out preview (decision 0043): whose password falls short.
 import { useState, type FormEvent } from 'react';
 import { passwordPolicySchema, type LockoutPreview } from '../../shared/tenant-settings/schemas';
 import { api, type ApiResult } from '../../shared/api';

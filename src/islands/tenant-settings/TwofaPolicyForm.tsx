@@ -4,6 +4,8 @@
 // cancelling there (or Cancel on the form) puts the stored settings back. POST /admin/twofa.
 // The passkey policy is on the same form (decision 0039): allowed, required for administrators, or
 // required for everyone; people it covers add one at their next sign-in.
+// Requiring 2FA without skip first shows the lock-out preview (decision 0043): who has no second
+// factor, by name, and a confirmation naming the count, which the save carries.
 import { useState, type FormEvent } from 'react';
 import { api } from '../../shared/api';
 import { getT, type Lang } from '../../shared/i18n';

@@ -103,6 +103,10 @@ export const users = sqliteTable(
     /** zxcvbn score of the current password, taken when it was set (it depends only on the
      *  password and the email), so a login does not pay for scoring again. */
     passwordScore: integer('password_score'),
+    /** What the password is made of (length, character kinds; never the password), packed by
+     *  src/shared/account/password-policy.ts, so a stricter policy can be previewed (decision 0043).
+     *  Null until the password is next set or typed at a sign-in. */
+    passwordTraits: integer('password_traits'),
     contactNumber: text('contact_number'),
     twofaMethod: text('twofa_method', { enum: ['app', 'sms'] }),
     emailVerifiedAt: integer('email_verified_at'),
@@ -681,7 +685,12 @@ export const importJobs = sqliteTable(
     filename: text('filename').notNull(),
     /** The starter's language: unexpected_format answers the sample's header in it. */
     lang: text('lang', { enum: ['ja', 'en'] }).notNull(),
-    status: text('status', { enum: ['uploading', 'queued', 'processing', 'switching', 'success', 'failed'] }).notNull(),
+    status: text('status', { enum: ['uploading', 'queued', 'processing', 'switching', 'previewed', 'success', 'failed'] }).notNull(),
+    /** A dry run (decision 0043): every row is staged and checked, then the job waits as
+     *  `previewed` with its diff until the admin runs it (or it expires). */
+    dryRun: integer('dry_run', { mode: 'boolean' }).notNull().default(false),
+    /** When the preview was ready: a member or account changed after it makes the run refuse. */
+    previewedAt: integer('previewed_at'),
     /** Decided when the upload ends: utf-8 when every byte is valid UTF-8, else shift_jis. */
     encoding: text('encoding', { enum: ['utf-8', 'shift_jis'] }),
     bytes: integer('bytes').notNull().default(0),
@@ -789,6 +798,9 @@ export const activityLogs = sqliteTable(
   },
   (t) => [
     index('activity_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
+    // The lock-out previews (decision 0043): a tenant's sign-ins of one kind, by time, with who
+    // and from where (covering: the previews never read the table's rows).
+    index('activity_logs_tenant_action_idx').on(t.tenantId, t.action, t.createdAt, t.actorUserId, t.ipAddress),
     index('activity_logs_actor_idx').on(t.actorUserId, t.createdAt),
   ],
 );

@@ -1,7 +1,7 @@
 // Demo data of DESIGN.md section 7. Applied by `npm start` / `npm run start:node` when the
 // database has no tenant yet; every demo password is Portal-Demo-2026!.
 import { count } from 'drizzle-orm';
-import { passwordScore } from '../shared/account/password-strength';
+import { packTraits, passwordScore, passwordTraits } from '../shared/account/password-strength';
 import type { Db } from './client';
 import {
   contractDetails,
@@ -44,6 +44,7 @@ export async function seedDemo(db: Db, { passwords, encryptSecret }: SeedTools, 
     passwordHash: hash,
     passwordChangedAt: now,
     passwordScore: passwordScore(DEMO_PASSWORD, email),
+    passwordTraits: packTraits(passwordTraits(DEMO_PASSWORD)),
     emailVerifiedAt: now,
     language: 'ja' as const,
     createdAt: now,

@@ -13,6 +13,8 @@ export const SUCCESS_WORDS = [
   'valid',
   'deleting',
   'processing',
+  // a dry-run import, checked and waiting to be run (decision 0043)
+  'previewed',
   'already-applied',
   'sent-register-mail-to-new-email-id',
   // a login that goes on to another step (spec 01 section 4)

@@ -97,6 +97,8 @@ export const ERRORS = {
   'cannot-delete-department-with-users': e(422, 'people.departments.hasUsers'),
   'cannot-delete-primary-contact': e(422, 'errors.reload'),
   'cannot-delete': e(422, 'ipRestriction.cannotDelete'),
+  // A change that locks people out, saved without the count the admin confirmed (decision 0043).
+  'lockout-confirmation-required': e(409, 'lockout.confirmationRequired'),
   'cannot-enable-sso-for-all-users': e(422, 'people.errors.cannotEnableSsoForAll'),
   'cannot-logout-current-session': e(422),
   'billing-contact-exists': e(409, 'errors.reload'),
@@ -123,6 +125,9 @@ export const ERRORS = {
   'file-too-large': e(413, 'people.import.tooLarge'),
   'upload-failed': e(400, 'people.import.someError'),
   'imports-in-progress': e(409, 'people.import.busy'),
+  // A previewed import (decision 0043): members changed since the preview, or it ran (or expired) already.
+  'import-target-changed': e(409, 'people.import.targetChanged'),
+  'import-not-previewed': e(409, 'people.import.notPreviewed'),
   'app-usage-unavailable': e(502),
   // operator API
   'invalid-scopes': e(422),

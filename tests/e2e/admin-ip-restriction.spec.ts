@@ -10,6 +10,7 @@ import { BASE, DEMO_PASSWORD, expect, LANGUAGES, origin, test } from './fixtures
 import { signInOnTenantHost } from './support/flows';
 import { ADMIN_TEXT, signInToPage, toast } from './support/admin-text';
 import { ensureSettingsTenant, serverTrustsForwardedFor } from './support/admin-tenants';
+import { openServerDb } from './support/db-write';
 import { TEXT } from './support/text';
 
 const api = (path: string) => `${BASE}/api/${path}`;
@@ -76,13 +77,34 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(ip).toHaveValue('');
       await expect(toggle).toBeEnabled();
 
-      // Enabling asks first, and refuses while the admin's own address is not listed.
+      // The member signed in yesterday from elsewhere, their only sign-in: the lock-out preview names them.
+      const db = openServerDb();
+      try {
+        await db.batch(
+          [
+            {
+              sql: `INSERT INTO activity_logs (tenant_id, actor_user_id, action, ip_address, created_at)
+                    SELECT t.id, u.id, 'login.succeeded', ?, ? FROM tenants t CROSS JOIN users u WHERE t.initial_subdomain = ? AND u.email = ?`,
+              args: [ELSEWHERE, Date.now() - 86_400_000, label, member],
+            },
+          ],
+          'write',
+        );
+      } finally {
+        db.close();
+      }
+
+      // Enabling shows the preview first, and refuses while the admin's own address is not listed.
       consoleGuard.allowResourceError({ path: api('admin/enable-ip-restriction'), status: 422 });
       await toggle.click();
       const confirm = page.getByRole('dialog', { name: x.enableTitle });
       await expect(confirm.getByRole('button', { name: x.cancel })).toBeFocused();
-      await checkA11y(page, 'enable confirmation');
-      await confirm.getByRole('button', { name: x.enable }).click();
+      await expect(confirm.getByRole('list', { name: x.lockoutListLabel })).toContainText(member);
+      await expect(confirm.getByRole('list', { name: x.lockoutListLabel })).toContainText(x.lockoutReasonOutside);
+      await expect(confirm).toContainText(x.lockoutOwnOutside(ADMIN_IP));
+      await checkA11y(page, 'enable lock-out preview');
+      // The admin too: their own sign-in came from an address the list does not hold yet.
+      await confirm.getByRole('button', { name: x.lockoutConfirm(2) }).click();
       await expect(confirm).toBeHidden();
       await expect(page.getByTestId('ip-switch-error')).toHaveText(x.notWhitelisted(ADMIN_IP));
       await expect(toggle).toHaveAttribute('aria-checked', 'false');
@@ -104,7 +126,10 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(ip).toHaveAccessibleDescription(new RegExp(`^${x.ipDuplicate}`));
 
       await toggle.click();
-      await confirm.getByRole('button', { name: x.enable }).click();
+      await expect(confirm).toContainText(x.lockoutOwnAllowed(ADMIN_IP));
+      const enabled = page.waitForResponse((r) => new URL(r.url()).pathname === `${BASE}/api/admin/enable-ip-restriction`);
+      await confirm.getByRole('button', { name: x.lockoutConfirm(1) }).click();
+      expect(new URL((await enabled).url()).searchParams.get('confirmAffected')).toBe('1');
       await expect(toast(page)).toHaveText(new RegExp(`^${x.ipEnabled}`));
       await expect(toggle).toHaveAttribute('aria-checked', 'true');
       await expect(page.getByTestId('ip-switch-error')).toHaveCount(0);
@@ -113,7 +138,9 @@ for (const { lang, locale } of LANGUAGES) {
       consoleGuard.allowResourceError({ path: api(`admin/whitelisted-ips/${await ownEntryId(page)}`), status: 422 });
       await page.getByRole('button', { name: x.deleteIp(ADMIN_IP) }).click();
       const del = page.getByRole('dialog', { name: x.deleteIpTitle });
-      await del.getByRole('button', { name: x.delete }).click();
+      // While on, a removal is previewed too: the admin's own address would be outside.
+      await expect(del).toContainText(x.lockoutOwnOutside(ADMIN_IP));
+      await del.getByRole('button', { name: x.lockoutConfirm(2) }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.cannotDelete}`));
       await expect(list.getByRole('row')).toHaveCount(3);
 

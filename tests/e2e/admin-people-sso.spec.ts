@@ -4,7 +4,7 @@
 // the SAML name id. A tenant manager on the tenant's host sees the banner naming the tenant, and
 // no audit-log download (admins only). On a tenant of its own per language.
 import { BASE, expect, LANGUAGES, test } from './fixtures';
-import { signInToPage, toast } from './support/admin-text';
+import { ADMIN_TEXT, signInToPage, toast } from './support/admin-text';
 import { ensureDedicatedUsers } from './support/dedicated-users';
 import { ensurePeopleTenant, PEOPLE_TEXT, personEmail } from './support/people';
 
@@ -29,7 +29,20 @@ for (const { lang, locale } of LANGUAGES) {
       await more.click();
       await expect(more).toHaveAttribute('aria-expanded', 'true');
       await checkA11y(page, 'users, SSO menu open');
+      // Everyone would be sent to the IdP: the lock-out preview lists who it has never signed in (decision 0043).
+      const previewed = page.waitForResponse((r) => new URL(r.url()).pathname === `${BASE}/api/admin/users/enable-sso-for-all/preview`);
       await page.getByRole('button', { name: x.enableSsoAll }).click();
+      const preview = (await (await previewed).json()) as { affected: number; members: number };
+      expect(preview.affected).toBe(preview.members);
+      const a = ADMIN_TEXT[lang];
+      const confirm = page.getByRole('dialog', { name: a.ssoAllTitle });
+      const people = confirm.getByRole('list', { name: a.lockoutListLabel });
+      await expect(people).toContainText(admin);
+      await expect(people.getByRole('listitem').first()).toContainText(a.lockoutReasonNeverSso);
+      await checkA11y(page, 'SSO for all, lock-out preview');
+      const enabled = page.waitForResponse((r) => new URL(r.url()).pathname === `${BASE}/api/admin/users/enable-sso-for-all`);
+      await confirm.getByRole('button', { name: a.lockoutConfirm(preview.affected) }).click();
+      expect(new URL((await enabled).url()).searchParams.get('confirmAffected')).toBe(String(preview.affected));
       await expect(toast(page)).toHaveText(new RegExp(`^${x.ssoAllEnabled}`));
       await expect(row.getByRole('cell', { name: x.on, exact: true }).first()).toBeVisible();
       await more.click();

@@ -63,12 +63,23 @@ for (const { lang, locale } of LANGUAGES) {
       await confirm.getByRole('button', { name: x.forceConfirm }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.twofaSaved}`));
       await expect(save).toBeDisabled();
-      // Already enforced: a change of the skip option needs no confirmation.
+      // Taking the skip away keeps people out: the lock-out preview names them and the count
+      // (decision 0043): the admin and the member, neither with a second factor.
       await skip.uncheck();
-      const saved = page.waitForResponse((r) => new URL(r.url()).pathname === `${BASE}/api/admin/twofa` && r.request().method() === 'POST');
       await save.click();
-      expect(await (await saved).json()).toEqual({ message: 'success', isTwofaEnforced: true, isTwofaSkipAllowed: false, passkeyPolicy: 'allowed' });
-      await expect(confirm).toBeHidden();
+      const preview = page.getByRole('dialog', { name: x.forceTitle });
+      const people = preview.getByRole('list', { name: x.lockoutListLabel });
+      await expect(people.getByRole('listitem')).toHaveCount(2);
+      await expect(people).toContainText(tfMember);
+      await expect(people).toContainText(tfAdmin);
+      await expect(people.getByRole('listitem').first()).toContainText(x.lockoutReasonNoSecondFactor);
+      await checkA11y(page, '2FA lock-out preview');
+      const saved = page.waitForResponse((r) => new URL(r.url()).pathname === `${BASE}/api/admin/twofa` && r.request().method() === 'POST');
+      await preview.getByRole('button', { name: x.lockoutConfirm(2) }).click();
+      const answer = await saved;
+      expect(answer.request().postDataJSON()).toMatchObject({ isTwofaEnforced: true, isTwofaSkipAllowed: false, confirmAffected: 2 });
+      expect(await answer.json()).toEqual({ message: 'success', isTwofaEnforced: true, isTwofaSkipAllowed: false, passkeyPolicy: 'allowed' });
+      await expect(preview).toBeHidden();
       await expect(save).toBeDisabled();
 
       const memberContext = await browser.newContext({ locale });
@@ -98,6 +109,14 @@ for (const { lang, locale } of LANGUAGES) {
       await length.fill('20');
       await page.getByRole('checkbox', { name: x.ruleNumber }).uncheck();
       await save.click();
+      // Stricter: the lock-out preview counts both members (the demo password has 17 characters).
+      const preview = page.getByRole('dialog', { name: x.passwordStricterTitle });
+      const people = preview.getByRole('list', { name: x.lockoutListLabel });
+      await expect(people.getByRole('listitem')).toHaveCount(2);
+      await expect(people).toContainText(pwMember);
+      await expect(people.getByRole('listitem').first()).toContainText(x.lockoutReasonWeak);
+      await checkA11y(page, 'password policy lock-out preview');
+      await preview.getByRole('button', { name: x.lockoutConfirm(2) }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.policySaved}`));
       await expect(save).toBeDisabled();
 

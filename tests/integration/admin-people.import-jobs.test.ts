@@ -209,7 +209,7 @@ describe('import jobs', () => {
     const file = new Uint8Array(iconv.encode(`${header}\r\n${rows(120, 'inA-').join('\r\n')}\r\n`, 'cp932'));
     expect(await post(b, '/admin/users/import', file)).toEqual({ status: 200, body: { message: 'success', count: 120 } });
     const bad = new Uint8Array(iconv.encode(`${header}\r\n${rows(120, 'inB-').join('\r\n')}\r\nx,inB-0@acme.test,,,1,0,0\r\n`, 'cp932'));
-    expect(await post(b, '/admin/users/import', bad)).toEqual({ status: 422, body: { message: 'invalid-csv', rows: [{ row: 122, column: 'email', error: 'duplicateInFile' }] } });
+    expect(await post(b, '/admin/users/import', bad)).toEqual({ status: 422, body: { message: 'invalid-csv', rows: [{ row: 122, column: 'email', error: 'duplicateInFile', value: 'inb-0@acme.test' }] } });
   });
 
   it('only the admin who started a job reads it, on its own tenant; others get 404', async () => {

@@ -180,11 +180,11 @@ describe('CSV import: add', () => {
     expect(r.body.rows).toEqual(
       expect.arrayContaining([
         { row: 3, column: 'name', error: 'required' },
-        { row: 3, column: 'email', error: 'emailInvalid' },
-        { row: 3, column: 'department', error: 'unknownDepartment' },
-        { row: 3, column: 'meishi', error: 'badFlag' },
-        { row: 4, column: 'email', error: 'alreadyMember' },
-        { row: 5, column: 'email', error: 'duplicateInFile' },
+        { row: 3, column: 'email', error: 'emailInvalid', value: 'bad-email' },
+        { row: 3, column: 'department', error: 'unknownDepartment', value: '無い部' },
+        { row: 3, column: 'meishi', error: 'badFlag', value: '2' },
+        { row: 4, column: 'email', error: 'alreadyMember', value: 'user@acme.test' },
+        { row: 5, column: 'email', error: 'duplicateInFile', value: 'good@acme.test' },
         { row: 5, column: 'meishi', error: 'noApp' },
       ]),
     );
@@ -227,7 +227,7 @@ describe('CSV import: update', () => {
   it('unknown emails and other tenants members are rejected (404-like: notMember), nothing changes', async () => {
     const b = await signIn();
     const r = await upload(b, '/admin/users/import/update', { bytes: csv([['x', 'admin@initech.test', '', '', '1', '0', '0'], ['y', 'user@acme.test', '', '', '1', '0', '0']]) });
-    expect(r.body.rows).toEqual([{ row: 2, column: 'email', error: 'notMember' }]);
+    expect(r.body.rows).toEqual([{ row: 2, column: 'email', error: 'notMember', value: 'admin@initech.test' }]);
     expect((await h.deps.db.select().from(users).where(eq(users.id, U.initech)).get())?.name).toBe('Initech Admin');
     expect((await h.deps.db.select().from(users).where(eq(users.id, U.user)).get())?.name).toBe('山田 太郎');
   });

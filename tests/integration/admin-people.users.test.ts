@@ -8,6 +8,7 @@ import type { AppUsageReporter } from '../../src/deps';
 import { resumeDeletionJobs } from '../../src/domain/people/deletion';
 import { drainMailQueue } from '../../src/domain/people/mail-queue';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
+import { confirmed } from '../support/lockout';
 
 let h: Harness;
 beforeEach(async () => {
@@ -494,7 +495,7 @@ describe('invitations, SSO for all, app usage', () => {
     await h.deps.db.update(tenants).set({ isSsoEnabled: true, featureSsoUsersLimit: 3 }).where(eq(tenants.id, 1));
     expect((await b.post(`${API}/admin/users/enable-sso-for-all`)).body).toEqual({ message: 'cannot-enable-sso-for-all-users' });
     await h.deps.db.update(tenants).set({ featureSsoUsersLimit: 10 }).where(eq(tenants.id, 1));
-    expect((await b.post(`${API}/admin/users/enable-sso-for-all`)).body).toEqual({ message: 'success' });
+    expect((await confirmed(b, 'POST', `${API}/admin/users/enable-sso-for-all`)).body).toEqual({ message: 'success' });
     const list = await b.get(`${API}/admin/users`);
     expect(list.body.ssoStatus).toBe('all');
     expect(list.body.ssoOptionsVisible).toBe(true);

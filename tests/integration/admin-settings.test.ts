@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contractDetails, serviceRequests, tenants } from '../../src/db/schema';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 import { lastMail } from '../support/mail';
+import { confirmed } from '../support/lockout';
 
 let h: Harness;
 beforeEach(async () => {
@@ -123,7 +124,7 @@ describe('IP restriction', () => {
     const refused = await b.request('PATCH', '/accounts/api/admin/enable-ip-restriction');
     expect(refused.body).toEqual({ message: 'your-current-ip-address-is-not-whitelisted', ipAddress: IP });
     await b.post('/accounts/api/admin/whitelisted-ips', { ipAddress: IP });
-    expect((await b.request('PATCH', '/accounts/api/admin/enable-ip-restriction')).body).toEqual({ message: 'success' });
+    expect((await confirmed(b, 'PATCH', '/accounts/api/admin/enable-ip-restriction')).body).toEqual({ message: 'success' });
     expect((await member.get('/accounts/api/user')).body).toEqual({ message: 'restricted-ip' });
     expect((await h.client(ACME, { ip: '192.0.2.51' }).login('user@acme.test')).body.message).toBe('restricted-ip');
     // The member's own browser, now at the office: allowed (a new browser on a new network would
@@ -139,7 +140,7 @@ describe('IP restriction', () => {
     const b = await admin();
     const own = (await b.post('/accounts/api/admin/whitelisted-ips', { ipAddress: IP })).body;
     const other = (await b.post('/accounts/api/admin/whitelisted-ips', { ipAddress: OFFICE, prefixLength: 24 })).body;
-    await b.request('PATCH', '/accounts/api/admin/enable-ip-restriction');
+    await confirmed(b, 'PATCH', '/accounts/api/admin/enable-ip-restriction');
     expect((await b.request('DELETE', `/accounts/api/admin/whitelisted-ips/${own.id}`)).body).toEqual({ message: 'cannot-delete' });
     expect((await b.request('DELETE', `/accounts/api/admin/whitelisted-ips/${other.id}`)).body).toEqual({ message: 'success' });
     const globex = await admin('globex-jp.localhost:8787', 'multi@example.test');
@@ -156,7 +157,7 @@ describe('IP restriction', () => {
 describe('two-factor enforcement and password policy', () => {
   it('POST /admin/twofa stores the policy (subscription needed) and the next login of a member without 2FA must set it up', async () => {
     const b = await admin();
-    expect((await b.post('/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).body).toEqual({ message: 'success', isTwofaEnforced: true, isTwofaSkipAllowed: false, passkeyPolicy: 'allowed' }); // the passkey policy, unchanged when absent (decision 0039)
+    expect((await confirmed(b, 'POST', '/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).body).toEqual({ message: 'success', isTwofaEnforced: true, isTwofaSkipAllowed: false, passkeyPolicy: 'allowed' }); // the passkey policy, unchanged when absent (decision 0039)
     expect((await h.client(ACME).login('user@acme.test')).body.message).toBe('enable-twofa');
     const globex = await admin('globex-jp.localhost:8787', 'multi@example.test');
     expect((await globex.post('/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).status).toBe(403);
@@ -168,7 +169,7 @@ describe('two-factor enforcement and password policy', () => {
     expect((await b.get('/accounts/api/admin/password-policy')).body).toEqual({ minimumPasswordLength: 8, isMixedCaseRequired: true, isNumberRequired: true, isSpecialCharacterRequired: true });
     const low = await b.patch('/accounts/api/admin/password-policy', { minimumPasswordLength: 7, isMixedCaseRequired: true, isNumberRequired: true, isSpecialCharacterRequired: true });
     expect(low.body.errors.minimumPasswordLength).toEqual(['パスワードは8文字以上にしてください']);
-    const ok = await b.patch('/accounts/api/admin/password-policy', { minimumPasswordLength: 20, isMixedCaseRequired: true, isNumberRequired: false, isSpecialCharacterRequired: false });
+    const ok = await confirmed(b, 'PATCH', '/accounts/api/admin/password-policy', { minimumPasswordLength: 20, isMixedCaseRequired: true, isNumberRequired: false, isSpecialCharacterRequired: false });
     expect(ok.body.message).toBe('success');
     const login = await h.client(ACME).login('user@acme.test');
     expect(login.body.password_compliance).toMatchObject({ meets_current_policy: false, policy: { minimum_password_length: 20, is_number_required: false } });

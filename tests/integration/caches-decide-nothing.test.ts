@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessions, tenants } from '../../src/db/schema';
 import { createHarness, type Harness } from '../support/harness';
+import { confirmed } from '../support/lockout';
 
 const GLOBEX = 'globex-jp.localhost:8787';
 const MAIN = 'localhost:8787';
@@ -29,7 +30,7 @@ describe('a process whose host cache is stale', () => {
     // Globex's admin turns enforcement on through this process (which forgets its own cache).
     const admin = h.client(GLOBEX, { otherBrowser: true });
     expect((await admin.login('multi@example.test')).body.message).toBe('success');
-    expect((await admin.post('/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).status).toBe(200);
+    expect((await confirmed(admin, 'POST', '/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).status).toBe(200);
     // The person chooses Globex; the other process redeems the code.
     const { url } = (await main.post('/accounts/api/handoff', { tenant_id: 2, continue: '/accounts/my-account' })).body as { url: string };
     const before = (await h.deps.db.select().from(sessions).where(eq(sessions.tenantId, 2))).length;
@@ -45,7 +46,7 @@ describe('a process whose host cache is stale', () => {
     expect((await other.client(GLOBEX).get('/accounts/login')).status).toBe(200);
     const admin = h.client(GLOBEX, { otherBrowser: true });
     expect((await admin.login('multi@example.test')).body.message).toBe('success');
-    expect((await admin.post('/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).status).toBe(200);
+    expect((await confirmed(admin, 'POST', '/accounts/api/admin/twofa', { isTwofaEnforced: true, isTwofaSkipAllowed: false })).status).toBe(200);
     const r = await other.client(GLOBEX).login('multi@example.test');
     expect(r.body.message).toBe('enable-twofa');
   });

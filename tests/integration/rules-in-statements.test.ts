@@ -5,6 +5,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantApps, tenants, tenantUsers, users, whitelistedIps } from '../../src/db/schema';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
+import { confirmed } from '../support/lockout';
 
 const API = '/accounts/api';
 const ACME = 'acme.localhost:8787';
@@ -85,7 +86,7 @@ describe('the SSO users limit', () => {
     // Exactly enough places for "SSO for all" as the tenant is now; parallel adds take them too.
     await h.deps.db.update(tenants).set({ isSsoEnabled: true, featureSsoUsersLimit: members + 1 }).where(eq(tenants.id, 1));
     const rs = await Promise.all([
-      admin.post(`${API}/admin/users/enable-sso-for-all`),
+      confirmed(admin, 'POST', `${API}/admin/users/enable-sso-for-all`),
       ...[0, 1, 2].map((i) => admin.post(`${API}/admin/users`, newUser(`sso-add-${i}@acme.test`, { is_sso_enabled: true, saml_name_id: `add-${i}` }))),
     ]);
     const limit = members + 1;

@@ -135,7 +135,7 @@ describe('rows of an import', () => {
     const { records } = readRecords(text, guessFormat(text), true);
     const errors: ImportRowError[] = [];
     records.slice(1).forEach((r, i) => toRow(r, i + 2, errors));
-    expect(errors).toEqual([{ row: 2, column: 'meishi', error: 'badFlag' }, { row: 3, column: null, error: 'columns' }, { row: 4, column: null, error: 'parse' }]);
+    expect(errors).toEqual([{ row: 2, column: 'meishi', error: 'badFlag', value: 'yes' }, { row: 3, column: null, error: 'columns' }, { row: 4, column: null, error: 'parse' }]);
   });
   it('the sample parses with its own header', () => {
     for (const lang of ['ja', 'en'] as const) {

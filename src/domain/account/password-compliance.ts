@@ -1,7 +1,7 @@
 // password_compliance returned at login (spec 01 section 4): does the typed password meet the
 // policy that applies here, and how guessable is it.
 import type { Tenant } from '../../db/schema';
-import { meetsPolicy, passwordScore, strictestPolicy, type PasswordPolicy } from '../../shared/account/password-strength';
+import { meetsPolicy, packTraits, passwordScore, passwordTraits, strictestPolicy, type PasswordPolicy } from '../../shared/account/password-strength';
 
 export function tenantPolicy(t: Tenant): PasswordPolicy {
   return {
@@ -28,6 +28,6 @@ export function passwordCompliance(password: string, email: string, policy: Pass
 
 /** The columns every way of setting a password writes (hash, time, strength). */
 export async function passwordColumns(passwords: { hash(p: string): Promise<string> }, password: string, email: string, now: number) {
-  return { passwordHash: await passwords.hash(password), passwordChangedAt: now, passwordScore: passwordScore(password, email), updatedAt: now };
+  return { passwordHash: await passwords.hash(password), passwordChangedAt: now, passwordScore: passwordScore(password, email), passwordTraits: packTraits(passwordTraits(password)), updatedAt: now };
 }
 export type PasswordCompliance = ReturnType<typeof passwordCompliance>;

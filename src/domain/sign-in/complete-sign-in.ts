@@ -13,7 +13,7 @@ import { auditInsert, audit } from '../audit/log';
 import { isAllowed } from '../security/ip-match';
 import { activeOnly, listMemberships, type Membership } from '../tenants/memberships';
 import type { FreshTenant } from '../tenants/hosts';
-import { enforcement, isRememberedDevice, startEnableChallenge, startOtpChallenge } from '../twofa/login';
+import { enforcement, isRememberedDevice, mustSetUpTwofa, startEnableChallenge, startOtpChallenge } from '../twofa/login';
 import { isKnownDevice, rememberDeviceStatement, startAdditionalChallenge } from './new-device-code';
 import type { PasswordCompliance } from '../account/password-compliance';
 import { prepareSession, type NewSession } from './sessions';
@@ -219,10 +219,7 @@ async function decide(deps: Deps, r: SignInRequest, writes: BatchItem[]): Promis
     // factors, so it stands for the 2FA setup too.
     const enrolled = passkeyProven || Boolean(passed.passkeyEnrolled);
     if (!enrolled && passkeyRequired(hostTenant, memberships) && !(await hasPasskey(db, user.id))) return pending('enrol_passkey');
-    if (!user.twofaMethod && !enrolled) {
-      const enforced = enforcement(hostTenant, memberships);
-      if (enforced.enforced && !passed.setup && !(twofaSkipped && enforced.skipAllowed)) return pending('enable_twofa');
-    }
+    if (!passed.setup && mustSetUpTwofa({ twofaMethod: user.twofaMethod, passkey: enrolled }, enforcement(hostTenant, memberships), twofaSkipped)) return pending('enable_twofa');
   }
 
   const session = await startSession(deps, {

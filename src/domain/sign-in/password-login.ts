@@ -13,6 +13,7 @@ import { sha256Hex } from '../security/tokens';
 import { activeOnly, membershipsRead } from '../tenants/memberships';
 import { knownBrowserClaim, type BrowserCookies } from './known-browser';
 import { applicablePolicy, passwordCompliance } from '../account/password-compliance';
+import { packTraits, passwordTraits } from '../../shared/account/password-policy';
 import { assertHostAdmits, completeSignIn, type SignInOutcome } from './complete-sign-in';
 import { type ClientInfo, deviceFingerprints } from './client';
 
@@ -115,10 +116,11 @@ export async function login(deps: Deps, req: LoginRequest): Promise<LoginResult>
   // A right password ends the run of failures, and does not spend the address's budget: written
   // with the session (or whatever the sign-in leads to).
   const writes: BatchItem[] = [clearStatement(db, [emailIp, accountLimit]), refundStatement(db, [ipLimit], now)];
-  if (verdict.needsRehash || user.passwordScore === null) {
-    // Legacy hash, or a score never taken (imported accounts): store both once.
+  if (verdict.needsRehash || user.passwordScore === null || user.passwordTraits === null) {
+    // Legacy hash, or a score or traits never taken (imported accounts, passwords set before
+    // traits were kept, decision 0043): store them once.
     const hash = verdict.needsRehash ? await passwords.hash(req.password) : user.passwordHash;
-    writes.push(db.update(users).set({ passwordHash: hash, passwordScore: compliance.score, updatedAt: now }).where(eq(users.id, user.id)));
+    writes.push(db.update(users).set({ passwordHash: hash, passwordScore: compliance.score, passwordTraits: packTraits(passwordTraits(req.password)), updatedAt: now }).where(eq(users.id, user.id)));
   }
   // What the account knows of this browser, as isKnownDevice and isRememberedDevice would answer.
   const fingerprints = claim && claimed && claim.userId === user.id ? claimed : own;

@@ -36,6 +36,16 @@ export function enforcement(hostTenant: Tenant | null, memberships: Membership[]
   return { enforced: enforcing.length > 0, skipAllowed: enforcing.length > 0 && enforcing.every((t) => t.isTwofaSkipAllowed) };
 }
 
+/**
+ * Whether a sign-in must set up two-factor now: the person has neither an authenticator or SMS
+ * nor a passkey (user-verified, two factors: decision 0039) and a tenant being entered enforces
+ * it without letting them skip. The sign-in asks for the setup by it; the lock-out preview counts
+ * by it (decision 0043).
+ */
+export function mustSetUpTwofa(person: { twofaMethod: string | null; passkey: boolean }, enforced: { enforced: boolean; skipAllowed: boolean }, skipped: boolean): boolean {
+  return !person.twofaMethod && !person.passkey && enforced.enforced && !(skipped && enforced.skipAllowed);
+}
+
 /** A remembered-device cookie of this user that has not expired. */
 export async function isRememberedDevice(db: Db, userId: number, token: string | undefined, now: number): Promise<boolean> {
   if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return false;

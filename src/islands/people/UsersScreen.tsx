@@ -4,7 +4,9 @@
 // the resend-invite buttons, the "deleting" chip that goes away when the background deletion is
 // done, and the one-time intro tour. After a change it reads the list again with the same query.
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../../shared/api';
+import { api, type ApiResult } from '../../shared/api';
+import type { LockoutPreview } from '../../shared/tenant-settings/schemas';
+import { LockoutDialog, useLockoutPreview } from '../kit/LockoutDialog';
 import { getT, type Lang, type T } from '../../shared/i18n';
 import { listApiQuery, listQueryString, type ListQuery } from '../../shared/people/list-state';
 import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, ConfirmDialog, Toast, useToast } from '../kit/admin-parts';
@@ -162,15 +164,26 @@ export default function UsersScreen(p: UsersScreenProps) {
     await deleteFromList({ basePath: p.basePath, t, user: u, answered, setList, show, reload });
   };
 
-  const ssoForAll = async (on: boolean) => {
-    setMenuOpen(false);
-    const r = await api(p.basePath, 'POST', on ? 'admin/users/enable-sso-for-all' : 'admin/users/disable-sso-for-all');
+  const ssoAnswered = async (on: boolean, r: ApiResult) => {
     if (r.ok) {
       show('success', t(on ? 'people.users.ssoAllEnabled' : 'people.users.ssoAllDisabled'));
       await reload();
       return;
     }
     show('error', t(errorText(r.data.message)), 10_000);
+  };
+
+  // Everyone sent to the IdP: first who it has never signed in (decision 0043).
+  const ssoLockout = useLockoutPreview(
+    () => api<LockoutPreview>(p.basePath, 'POST', 'admin/users/enable-sso-for-all/preview'),
+    (n) => api(p.basePath, 'POST', `admin/users/enable-sso-for-all?confirmAffected=${n}`),
+    (r) => void ssoAnswered(true, r),
+  );
+
+  const ssoForAll = async (on: boolean) => {
+    setMenuOpen(false);
+    if (on) return ssoLockout.open();
+    await ssoAnswered(false, await api(p.basePath, 'POST', 'admin/users/disable-sso-for-all'));
   };
 
   // An invited existing account: only its address is this tenant's until the person accepts.
@@ -422,6 +435,7 @@ export default function UsersScreen(p: UsersScreenProps) {
         onCancel={() => setConfirm(null)}
         returnFocus={() => (document.activeElement && document.activeElement !== document.body ? null : headingRef.current)}
       />
+      <LockoutDialog t={t} id="sso-all-lockout" title={t('people.users.ssoAllConfirmTitle')} state={ssoLockout} />
       <Toast t={t} toast={toast} onClose={close} />
     </div>
   );

@@ -8,7 +8,7 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { api } from '../../shared/api';
 import type { T } from '../../shared/i18n';
-import type { ImportAccepted, ImportJobProgress } from '../../shared/people/schemas';
+import type { ImportAccepted, ImportDiff, ImportDiffField, ImportJobProgress } from '../../shared/people/schemas';
 import { checkCsvFile, compareHeaders, SAMPLE_CSV_NAME } from '../../shared/people/list-state';
 import { BTN_PRIMARY, BTN_SECONDARY, InlineNotice } from '../kit/admin-parts';
 import Dialog from '../kit/Dialog';
@@ -63,11 +63,16 @@ function JobProgress({ t, job }: { t: T; job: ImportJobProgress }) {
 /** The 202 answer of a file that runs as a job (the server's ImportAccepted). */
 const isAccepted = (data: Record<string, unknown>): data is Record<string, unknown> & ImportAccepted => data.message === 'processing' && typeof data.jobId === 'number';
 
+/** A dry run's answer (the server's ImportDiff with message 'previewed'). */
+const isDiff = (data: Record<string, unknown>): data is Record<string, unknown> & ImportDiff => data.message === 'previewed' && typeof data.jobId === 'number' && typeof data.counts === 'object';
+
 function rowErrors(t: T, data: Record<string, unknown>): string[] {
   if (!Array.isArray(data.rows)) return [];
-  return (data.rows as { row?: number; column?: string | null; error?: string }[]).slice(0, 20).map((r) => {
-    const error = t(`people.import.rowErrors.${r.error ?? 'parse'}`);
-    return r.column ? t('people.import.rowErrorColumn', { row: r.row, column: r.column, error }) : t('people.import.rowError', { row: r.row, error });
+  return (data.rows as { row?: number; column?: string | null; error?: string; value?: string }[]).slice(0, 20).map((r) => {
+    // The bad cell quoted, under the header the person sees (issue 27: メールアドレス, not email).
+    const text = t(`people.import.rowErrors.${r.error ?? 'parse'}`);
+    const error = r.value ? t('people.import.rowErrorValue', { error: text, value: r.value }) : text;
+    return r.column ? t('people.import.rowErrorColumn', { row: r.row, column: t(`people.import.columns.${r.column}`), error }) : t('people.import.rowError', { row: r.row, error });
   });
 }
 
@@ -112,6 +117,7 @@ export function CsvImport({
   const [mismatch, setMismatch] = useState<HeaderMismatch | null>(null);
   const [mismatchOpen, setMismatchOpen] = useState(false);
   const [job, setJob] = useState<ImportJobProgress | null>(null);
+  const [diff, setDiff] = useState<ImportDiff | null>(null);
   const busy = progress !== null || job !== null;
   const alive = useRef(true);
   useEffect(
@@ -141,17 +147,39 @@ export function CsvImport({
     choose(e.dataTransfer.files[0] ?? null);
   };
 
-  const upload = async () => {
+  /** `preview`: a dry run (decision 0043): the answer is the diff, shown until the admin runs it. */
+  const upload = async (preview = false) => {
     if (!file || busy) return;
     setOutcome(null);
     setMismatch(null);
+    setDiff(null);
     setProgress(0);
     const form = new FormData();
     form.append('csvFile', file, file.name);
     const path = mode === 'add' ? 'admin/users/import' : 'admin/users/import/update';
-    let r = await uploadWithProgress(`${basePath}/api/${path}`, form, setProgress);
+    let r = await uploadWithProgress(`${basePath}/api/${path}${preview ? '?preview=1' : ''}`, form, setProgress);
     setProgress(null);
     if (r.status === 202 && isAccepted(r.data)) r = await follow(r.data);
+    answered(r);
+  };
+
+  /** Runs the previewed job: exactly its staged rows, or a refusal if members changed since. */
+  const run = async () => {
+    if (!diff || busy) return;
+    const jobId = diff.jobId;
+    setDiff(null);
+    setOutcome(null);
+    const res = await api(basePath, 'POST', `admin/users/import/${jobId}/run`);
+    let r: { status: number; data: Record<string, unknown> } = { status: res.status, data: res.data as Record<string, unknown> };
+    if (r.status === 202 && isAccepted(r.data)) r = await follow(r.data);
+    answered(r);
+  };
+
+  const answered = (r: { status: number; data: Record<string, unknown> }) => {
+    if (r.status === 200 && isDiff(r.data)) {
+      setDiff(r.data);
+      return;
+    }
     if (r.status >= 200 && r.status < 300) {
       setFile(null);
       if (inputRef.current) inputRef.current.value = '';
@@ -166,6 +194,10 @@ export function CsvImport({
       setMismatch({ expected: list(r.data.expected_format), given: list(r.data.given_format) });
       setMismatchOpen(true);
       setOutcome({ kind: 'error', text: t('people.import.unexpectedFormat') });
+      return;
+    }
+    if (r.data.message === 'import-target-changed' || r.data.message === 'import-not-previewed') {
+      setOutcome({ kind: 'error', text: t(r.data.message === 'import-target-changed' ? 'people.import.targetChanged' : 'people.import.notPreviewed') });
       return;
     }
     setOutcome({ kind: 'error', text: t(importErrorKey(r.status, r.data, mode)), rows: rowErrors(t, r.data) });
@@ -191,6 +223,10 @@ export function CsvImport({
         const current = res.data;
         setJob(current);
         if (current.status === 'success') return { status: 200, data: { message: 'success', count: current.count } };
+        if (current.status === 'previewed') {
+          const d = await api<ImportDiff>(basePath, 'GET', `admin/users/import/${accepted.jobId}/preview`);
+          return { status: d.status, data: { ...(d.data as Record<string, unknown>), message: d.ok ? 'previewed' : d.data.message } };
+        }
         if (current.status === 'failed') {
           const { status, ...body } = current.error ?? { status: 500, message: 'server-error' };
           return { status, data: body };
@@ -261,9 +297,13 @@ export function CsvImport({
           ))}
         </ul>
       )}
+      {diff && <ImportPreview t={t} diff={diff} onRun={() => void run()} onDiscard={() => setDiff(null)} />}
       <div className="flex flex-wrap gap-2">
         <button type="button" className={BTN_PRIMARY} disabled={!file || busy} onClick={() => void upload()}>
           {t(busy ? 'people.import.uploading' : 'people.import.upload')}
+        </button>
+        <button type="button" className={BTN_SECONDARY} disabled={!file || busy} onClick={() => void upload(true)}>
+          {t('people.import.preview.button')}
         </button>
         {mismatch && (
           <button type="button" className={BTN_SECONDARY} onClick={() => setMismatchOpen(true)}>
@@ -324,5 +364,81 @@ export function HeaderMismatchDialog({ t, mismatch, onClose }: { t: T; mismatch:
         </button>
       </div>
     </Dialog>
+  );
+}
+
+const yesNo = (t: T, v: string | boolean | string[] | null) =>
+  v === null ? t('people.import.preview.none') : typeof v === 'boolean' ? t(v ? 'people.import.preview.yes' : 'people.import.preview.no') : Array.isArray(v) ? v.join(', ') || t('people.import.preview.none') : v;
+
+/** A dry run's diff (decision 0043): counts, then each row's changes before and after, and Run. */
+function ImportPreview({ t, diff, onRun, onDiscard }: { t: T; diff: ImportDiff; onRun: () => void; onDiscard: () => void }) {
+  const c = diff.counts;
+  const field = (f: ImportDiffField) => t(`people.import.preview.fields.${f}`);
+  return (
+    <section aria-labelledby="import-preview-title" className="rounded border border-slate-300 p-3" data-testid="import-preview">
+      <h3 id="import-preview-title" className="m-0 text-base font-semibold">
+        {t('people.import.preview.title')}
+      </h3>
+      <p className="m-0 mt-1 text-sm" data-testid="import-preview-counts">
+        {diff.kind === 'add'
+          ? t('people.import.preview.countsAdd', { added: c.added, invited: c.invited })
+          : t('people.import.preview.countsUpdate', { changed: c.changed, unchanged: c.unchanged, deactivated: c.deactivated })}
+      </p>
+      <div className="mt-2 max-h-72 overflow-auto" tabIndex={0} role="region" aria-labelledby="import-preview-title">
+        <table className="w-full border-collapse text-left text-sm">
+          <caption className="sr-only">{t('people.import.preview.title')}</caption>
+          <thead className="bg-slate-100">
+            <tr>
+              <th scope="col" className="px-2 py-1">{t('people.import.preview.line')}</th>
+              <th scope="col" className="px-2 py-1">{t('people.import.preview.person')}</th>
+              <th scope="col" className="px-2 py-1">{t(diff.kind === 'add' ? 'people.import.preview.details' : 'people.import.preview.changes')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {diff.kind === 'add'
+              ? diff.added.map((a) => (
+                  <tr key={a.line} className="border-t border-slate-200 align-top">
+                    <td className="px-2 py-1">{a.line}</td>
+                    <td className="break-all px-2 py-1">
+                      {a.name}
+                      <br />
+                      {a.email}
+                    </td>
+                    <td className="px-2 py-1">
+                      {t(a.invited ? 'people.import.preview.invited' : 'people.import.preview.new')}
+                      {a.department ? ` / ${field('department')}: ${a.department}` : ''}
+                    </td>
+                  </tr>
+                ))
+              : diff.changed.map((r) => (
+                  <tr key={r.line} className="border-t border-slate-200 align-top">
+                    <td className="px-2 py-1">{r.line}</td>
+                    <td className="break-all px-2 py-1">
+                      {r.name}
+                      <br />
+                      {r.email}
+                    </td>
+                    <td className="px-2 py-1">
+                      <ul className="m-0 list-none p-0">
+                        {r.changes.map((ch) => (
+                          <li key={ch.field}>{t('people.import.preview.change', { field: field(ch.field), before: yesNo(t, ch.before), after: yesNo(t, ch.after) })}</li>
+                        ))}
+                      </ul>
+                    </td>
+                  </tr>
+                ))}
+          </tbody>
+        </table>
+        {diff.truncated && <p className="m-0 mt-1 text-sm">{t('people.import.preview.truncated')}</p>}
+      </div>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button type="button" className={BTN_PRIMARY} onClick={onRun} data-testid="import-run">
+          {t('people.import.preview.run')}
+        </button>
+        <button type="button" className={BTN_SECONDARY} onClick={onDiscard}>
+          {t('admin.common.cancel')}
+        </button>
+      </div>
+    </section>
   );
 }

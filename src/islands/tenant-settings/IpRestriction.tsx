@@ -7,9 +7,13 @@
 // current address" (decision 0033) adds the address this request came from in one step, offered
 // when the list does not hold it yet: an IPv4 address itself, an IPv6 address's /64 (decision
 // 0045: IPv6 entries /32-/128, non-public ranges refused as IPv4's are).
+// Enabling, and deleting an entry while enabled, first show the lock-out preview (decision 0043):
+// members whose recent sign-ins all came from outside the new list, and a confirmation naming the count.
 import { useRef, useState, type FormEvent } from 'react';
 import { ipEntryText, ownAddressEntry, parseIpEntry } from '../../shared/tenant-settings/ip-entry';
-import { api } from '../../shared/api';
+import type { LockoutPreview } from '../../shared/tenant-settings/schemas';
+import { api, type ApiResult } from '../../shared/api';
+import { LockoutDialog, useLockoutPreview } from '../kit/LockoutDialog';
 import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SMALL, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from '../kit/admin-parts';
 import { DataTable } from '../kit/DataTable';
@@ -45,7 +49,6 @@ export default function IpRestriction(p: IpRestrictionProps) {
   const [touched, setTouched] = useState(false);
   const [ipServerError, setIpServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [confirmEnable, setConfirmEnable] = useState(false);
   const [pendingDelete, setPendingDelete] = useState<WhitelistedIp | null>(null);
   const [switchError, setSwitchError] = useState<string | null>(null);
   const ipRef = useRef<HTMLInputElement>(null);
@@ -96,13 +99,7 @@ export default function IpRestriction(p: IpRestrictionProps) {
     show('error', t('errors.generic'));
   };
 
-  const remove = async () => {
-    const entry = pendingDelete;
-    if (!entry || busy) return;
-    setBusy(true);
-    const r = await api(p.basePath, 'DELETE', `admin/whitelisted-ips/${entry.id}`);
-    setBusy(false);
-    setPendingDelete(null);
+  const removed = (entry: WhitelistedIp, r: ApiResult) => {
     if (r.ok) {
       setEntries((list) => list.filter((x) => x.id !== entry.id));
       show('success', t('ipRestriction.deleted'));
@@ -111,12 +108,17 @@ export default function IpRestriction(p: IpRestrictionProps) {
     show('error', t(errorText(r.data.message)));
   };
 
-  const setRestriction = async (on: boolean) => {
+  const remove = async () => {
+    const entry = pendingDelete;
+    if (!entry || busy) return;
     setBusy(true);
-    setSwitchError(null);
-    const r = await api<{ ipAddress?: string }>(p.basePath, 'PATCH', on ? 'admin/enable-ip-restriction' : 'admin/disable-ip-restriction');
+    const r = await api(p.basePath, 'DELETE', `admin/whitelisted-ips/${entry.id}`);
     setBusy(false);
-    setConfirmEnable(false);
+    setPendingDelete(null);
+    removed(entry, r);
+  };
+
+  const switched = (on: boolean, r: ApiResult<{ ipAddress?: string }>) => {
     if (r.ok) {
       setEnabled(on);
       show('success', t(on ? 'ipRestriction.enabled' : 'ipRestriction.disabled'));
@@ -127,6 +129,36 @@ export default function IpRestriction(p: IpRestrictionProps) {
       return;
     }
     show('error', t('errors.generic'));
+  };
+
+  const setRestriction = async (on: boolean) => {
+    setBusy(true);
+    setSwitchError(null);
+    const r = await api<{ ipAddress?: string }>(p.basePath, 'PATCH', on ? 'admin/enable-ip-restriction' : 'admin/disable-ip-restriction');
+    setBusy(false);
+    switched(on, r);
+  };
+
+  // Enabling, and removing an entry while enabled, can keep members out: the preview first,
+  // and the save carries the count confirmed (decision 0043).
+  const enableLockout = useLockoutPreview(
+    () => api<LockoutPreview>(p.basePath, 'POST', 'admin/lockout-preview', { kind: 'ip-enable' }),
+    (n) => {
+      setSwitchError(null);
+      return api(p.basePath, 'PATCH', `admin/enable-ip-restriction?confirmAffected=${n}`);
+    },
+    (r) => switched(true, r as ApiResult<{ ipAddress?: string }>),
+  );
+  const deleting = useRef<WhitelistedIp | null>(null);
+  const deleteLockout = useLockoutPreview(
+    () => api<LockoutPreview>(p.basePath, 'POST', 'admin/lockout-preview', { kind: 'ip-delete', id: deleting.current!.id }),
+    (n) => api(p.basePath, 'DELETE', `admin/whitelisted-ips/${deleting.current!.id}?confirmAffected=${n}`),
+    (r) => removed(deleting.current!, r),
+  );
+  const askDelete = (e: WhitelistedIp) => {
+    if (!enabled) return setPendingDelete(e);
+    deleting.current = e;
+    deleteLockout.open();
   };
 
   const switchDisabled = busy || (entries.length === 0 && !enabled);
@@ -147,7 +179,7 @@ export default function IpRestriction(p: IpRestrictionProps) {
           describedBy={entries.length === 0 && !enabled ? 'ip-switch-hint' : undefined}
           onToggle={() => {
             if (enabled) void setRestriction(false);
-            else setConfirmEnable(true);
+            else enableLockout.open();
           }}
         />
         {entries.length === 0 && !enabled && (
@@ -223,22 +255,20 @@ export default function IpRestriction(p: IpRestrictionProps) {
             kind: 'buttons',
             header: t('ipRestriction.colActions'),
             width: 'w-[7rem]',
-            items: (e) => [{ label: t('admin.common.delete'), ariaLabel: t('ipRestriction.deleteLabel', { ip: ipText(e) }), danger: true, disabled: busy, onSelect: () => setPendingDelete(e) }],
+            items: (e) => [{ label: t('admin.common.delete'), ariaLabel: t('ipRestriction.deleteLabel', { ip: ipText(e) }), danger: true, disabled: busy, onSelect: () => askDelete(e) }],
           }}
           empty={{ text: t('ipRestriction.empty') }}
         />
       </section>
 
-      <ConfirmDialog
-        open={confirmEnable}
-        id="ip-enable-confirm"
-        title={t('ipRestriction.confirmTitle')}
-        text={t('ipRestriction.confirmText')}
-        confirmLabel={t('ipRestriction.enable')}
-        cancelLabel={t('admin.common.cancel')}
-        busy={busy}
-        onConfirm={() => void setRestriction(true)}
-        onCancel={() => setConfirmEnable(false)}
+      <LockoutDialog t={t} id="ip-enable-confirm" title={t('ipRestriction.confirmTitle')} state={enableLockout} nobodyLabel={t('ipRestriction.enable')} />
+      <LockoutDialog
+        t={t}
+        id="ip-delete-lockout"
+        title={t('ipRestriction.deleteTitle')}
+        state={deleteLockout}
+        nobodyLabel={t('admin.common.delete')}
+        returnFocus={() => (document.activeElement && document.activeElement !== document.body ? null : listHeadingRef.current)}
       />
       <ConfirmDialog
         open={pendingDelete !== null}

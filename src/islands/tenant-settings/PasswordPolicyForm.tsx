@@ -1,9 +1,11 @@
 // Password policy (spec 02 sections 5 and 7): minimum length (a number, at least 8: "password
 // must be 8 or more characters") and the three character rules; Save is disabled while the form
 // is invalid or unchanged. PATCH /admin/password-policy, then a success message.
+// A stricter policy first shows the lock-out preview (decision 0043): whose password falls short.
 import { useState, type FormEvent } from 'react';
-import { passwordPolicySchema } from '../../shared/tenant-settings/schemas';
-import { api } from '../../shared/api';
+import { passwordPolicySchema, type LockoutPreview } from '../../shared/tenant-settings/schemas';
+import { api, type ApiResult } from '../../shared/api';
+import { LockoutDialog, useLockoutPreview } from '../kit/LockoutDialog';
 import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SECONDARY, CARD, TextField, Toast, useToast } from '../kit/admin-parts';
 
@@ -51,18 +53,33 @@ export default function PasswordPolicyForm(p: PasswordPolicyFormProps) {
     setRules({ isMixedCaseRequired: stored.isMixedCaseRequired, isNumberRequired: stored.isNumberRequired, isSpecialCharacterRequired: stored.isSpecialCharacterRequired });
   };
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!canSave || !parsed.success) return;
-    setBusy(true);
-    const r = await api(p.basePath, 'PATCH', 'admin/password-policy', parsed.data);
-    setBusy(false);
+  const saved = (r: ApiResult, next: PasswordPolicyValues) => {
     if (r.ok) {
-      setStored(parsed.data);
+      setStored(next);
       show('success', t('passwordPolicy.saved'));
       return;
     }
     show('error', t('errors.generic'));
+  };
+
+  // A stricter policy makes members change their password: the preview first (decision 0043).
+  const lockout = useLockoutPreview(
+    () => api<LockoutPreview>(p.basePath, 'POST', 'admin/lockout-preview', { kind: 'password-policy', policy: values }),
+    (confirmAffected) => api(p.basePath, 'PATCH', 'admin/password-policy', { ...values, confirmAffected }),
+    (r) => saved(r, values),
+  );
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!canSave || !parsed.success) return;
+    const next = parsed.data;
+    const stricter =
+      next.minimumPasswordLength > stored.minimumPasswordLength || RULES.some(({ key }) => next[key] && !stored[key]);
+    if (stricter) return lockout.open();
+    setBusy(true);
+    const r = await api(p.basePath, 'PATCH', 'admin/password-policy', next);
+    setBusy(false);
+    saved(r, next);
   };
 
   return (
@@ -115,6 +132,7 @@ export default function PasswordPolicyForm(p: PasswordPolicyFormProps) {
           </p>
         )}
       </form>
+      <LockoutDialog t={t} id="password-lockout" title={t('passwordPolicy.confirmTitle')} state={lockout} />
       <Toast t={t} toast={toast} onClose={close} />
     </div>
   );

@@ -4,11 +4,16 @@
 // cancelling there (or Cancel on the form) puts the stored settings back. POST /admin/twofa.
 // The passkey policy is on the same form (decision 0039): allowed, required for administrators, or
 // required for everyone; people it covers add one at their next sign-in.
+// Requiring 2FA without skip first shows the lock-out preview (decision 0043): who has no second
+// factor, by name, and a confirmation naming the count, which the save carries.
 import { useState, type FormEvent } from 'react';
 import { api } from '../../shared/api';
 import { getT, type Lang } from '../../shared/i18n';
 import { PASSKEY_POLICIES, type PasskeyPolicy } from '../../shared/tenant-settings/schemas';
 import { BTN_PRIMARY, BTN_SECONDARY, CARD, ConfirmDialog, Toast, useToast } from '../kit/admin-parts';
+import { LockoutDialog, useLockoutPreview } from '../kit/LockoutDialog';
+import type { ApiResult } from '../../shared/api';
+import type { LockoutPreview } from '../../shared/tenant-settings/schemas';
 
 export interface TwofaPolicy {
   isTwofaEnforced: boolean;
@@ -35,11 +40,7 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
   const changed = form.isTwofaEnforced !== stored.isTwofaEnforced || form.isTwofaSkipAllowed !== stored.isTwofaSkipAllowed || form.passkeyPolicy !== stored.passkeyPolicy;
   const reset = () => setForm(stored);
 
-  const save = async () => {
-    setBusy(true);
-    const r = await api<TwofaPolicy>(p.basePath, 'POST', 'admin/twofa', form);
-    setBusy(false);
-    setConfirming(false);
+  const saved = (r: ApiResult<TwofaPolicy>) => {
     if (r.ok) {
       const next = { isTwofaEnforced: Boolean(r.data.isTwofaEnforced), isTwofaSkipAllowed: Boolean(r.data.isTwofaSkipAllowed), passkeyPolicy: r.data.passkeyPolicy };
       setStored(next);
@@ -50,9 +51,28 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
     show('error', t('errors.generic'));
   };
 
+  const save = async () => {
+    setBusy(true);
+    const r = await api<TwofaPolicy>(p.basePath, 'POST', 'admin/twofa', form);
+    setBusy(false);
+    setConfirming(false);
+    saved(r);
+  };
+
+  // Requiring 2FA without a way to skip can keep people out: the preview first (decision 0043).
+  const lockout = useLockoutPreview(
+    () => api<LockoutPreview>(p.basePath, 'POST', 'admin/lockout-preview', { kind: 'twofa', isTwofaEnforced: form.isTwofaEnforced, isTwofaSkipAllowed: form.isTwofaSkipAllowed }),
+    (confirmAffected) => api(p.basePath, 'POST', 'admin/twofa', { ...form, confirmAffected }),
+    (r) => saved(r as ApiResult<TwofaPolicy>),
+    // As the confirmation before it: cancelling puts the stored settings back.
+    () => setForm(stored),
+  );
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!changed || busy) return;
+    const locksOut = form.isTwofaEnforced && !form.isTwofaSkipAllowed && !(stored.isTwofaEnforced && !stored.isTwofaSkipAllowed);
+    if (locksOut) return lockout.open();
     const stricter = (form.isTwofaEnforced && !stored.isTwofaEnforced) || PASSKEY_POLICIES.indexOf(form.passkeyPolicy) > PASSKEY_POLICIES.indexOf(stored.passkeyPolicy);
     if (stricter) return setConfirming(true);
     void save();
@@ -152,6 +172,14 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
           reset();
         }}
         // Either way Save is disabled afterwards (nothing differs): the focus goes to the chosen mode.
+        returnFocus={() => document.querySelector<HTMLInputElement>('input[name="twofa-mode"]:checked')}
+      />
+      <LockoutDialog
+        t={t}
+        id="twofa-lockout"
+        title={t('twofaPolicy.confirmTitle')}
+        state={lockout}
+        nobodyLabel={t('twofaPolicy.confirm')}
         returnFocus={() => document.querySelector<HTMLInputElement>('input[name="twofa-mode"]:checked')}
       />
       <Toast t={t} toast={toast} onClose={close} />

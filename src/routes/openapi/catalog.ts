@@ -4,7 +4,7 @@
 // with the routes the app really mounts (tests/integration/openapi.test.ts): a route without an
 // entry here, or an entry without a route, fails the build.
 import type * as z from 'zod/mini';
-import { passwordPolicySchema, subdomainSchema, twofaPolicySchema, whitelistedIpSchema } from '../../shared/tenant-settings/schemas';
+import { confirmAffectedSchema, lockoutChangeSchema, passwordPolicySaveSchema, subdomainSchema, twofaSaveSchema, whitelistedIpSchema } from '../../shared/tenant-settings/schemas';
 import {
   createTenantSchema,
   listTenantsQuerySchema,
@@ -164,18 +164,19 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'PATCH', path: '/admin/subdomain', summary: 'Change the custom subdomain (after a password re-entry)', tag: ADMIN, access: 'admin', body: subdomainSchema, errors: ['password-verification-required', 'could-not-change'] }),
   op({ method: 'GET', path: '/admin/whitelisted-ips', summary: 'IP allowlist', tag: ADMIN, access: 'admin' }),
   op({ method: 'POST', path: '/admin/whitelisted-ips', summary: 'Add an address or range to the allowlist', tag: ADMIN, access: 'admin', body: whitelistedIpSchema, status: 201, errors: ['duplicate-ip', 'The ip address must be a public IP address.', 'feature-not-subscribed'] }),
-  op({ method: 'DELETE', path: '/admin/whitelisted-ips/:id', summary: 'Remove an allowlist entry', tag: ADMIN, access: 'admin', errors: ['not-found', 'cannot-delete'] }),
+  op({ method: 'DELETE', path: '/admin/whitelisted-ips/:id', summary: 'Remove an allowlist entry (confirmAffected: the lock-out preview\'s count, when it affects anyone)', tag: ADMIN, access: 'admin', query: confirmAffectedSchema, errors: ['not-found', 'cannot-delete', 'lockout-confirmation-required'] }),
+  op({ method: 'POST', path: '/admin/lockout-preview', summary: 'Who a 2FA, allowlist or password-policy change would keep out, before it is saved', tag: ADMIN, access: 'admin', body: lockoutChangeSchema, errors: ['not-found', 'feature-not-subscribed'] }),
   // SCIM provisioning (decision 0040); the protocol itself (<base>/scim/v2) describes itself through ServiceProviderConfig, ResourceTypes and Schemas.
   op({ method: 'GET', path: '/admin/scim', summary: 'Provisioning (SCIM): base URL, tokens (never their secrets), apps for provisioned people', tag: ADMIN, access: 'admin' }),
   op({ method: 'POST', path: '/admin/scim/tokens', summary: 'Make a SCIM token (the secret is in this answer only)', tag: ADMIN, access: 'admin', body: scimTokenCreateSchema, status: 201, errors: ['scim-token-limit', 'feature-not-subscribed'] }),
   op({ method: 'DELETE', path: '/admin/scim/tokens/:id', summary: 'Revoke a SCIM token', tag: ADMIN, access: 'admin', errors: ['not-found'] }),
   op({ method: 'PATCH', path: '/admin/scim/settings', summary: 'Apps for provisioned people', tag: ADMIN, access: 'admin', body: scimSettingsSchema, errors: ['app-not-contracted', 'feature-not-subscribed'] }),
-  op({ method: 'PATCH', path: '/admin/enable-ip-restriction', summary: 'Enforce the IP allowlist', tag: ADMIN, access: 'admin', errors: ['feature-not-subscribed', 'your-current-ip-address-is-not-whitelisted'] }),
+  op({ method: 'PATCH', path: '/admin/enable-ip-restriction', summary: 'Enforce the IP allowlist (confirmAffected: the lock-out preview\'s count, when it affects anyone)', tag: ADMIN, access: 'admin', query: confirmAffectedSchema, errors: ['feature-not-subscribed', 'your-current-ip-address-is-not-whitelisted', 'lockout-confirmation-required'] }),
   op({ method: 'PATCH', path: '/admin/disable-ip-restriction', summary: 'Stop enforcing the IP allowlist', tag: ADMIN, access: 'admin' }),
   op({ method: 'GET', path: '/admin/twofa', summary: 'Two-factor enforcement settings', tag: ADMIN, access: 'admin' }),
-  op({ method: 'POST', path: '/admin/twofa', summary: 'Change two-factor enforcement', tag: ADMIN, access: 'admin', body: twofaPolicySchema, errors: ['feature-not-subscribed'] }),
+  op({ method: 'POST', path: '/admin/twofa', summary: 'Change two-factor enforcement', tag: ADMIN, access: 'admin', body: twofaSaveSchema, errors: ['feature-not-subscribed', 'lockout-confirmation-required'] }),
   op({ method: 'GET', path: '/admin/password-policy', summary: 'Password policy', tag: ADMIN, access: 'admin' }),
-  op({ method: 'PATCH', path: '/admin/password-policy', summary: 'Change the password policy', tag: ADMIN, access: 'admin', body: passwordPolicySchema }),
+  op({ method: 'PATCH', path: '/admin/password-policy', summary: 'Change the password policy', tag: ADMIN, access: 'admin', body: passwordPolicySaveSchema, errors: ['lockout-confirmation-required'] }),
   op({ method: 'GET', path: '/admin/tenant-contacts', summary: 'Primary and billing contacts', tag: ADMIN, access: 'admin' }),
   op({ method: 'POST', path: '/admin/tenant-contacts/billing-contact', summary: 'Add the billing contact', tag: ADMIN, access: 'admin', body: contactSchema, status: 201, errors: ['billing-contact-exists'] }),
   op({ method: 'PATCH', path: '/admin/tenant-contacts/:id', summary: 'Change a contact', tag: ADMIN, access: 'admin', body: contactSchema, errors: ['not-found'] }),
@@ -190,7 +191,8 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'GET', path: '/admin/users/:id/cards-count', summary: "The user's card count, as reported by the card app", tag: PEOPLE, access: 'admin-or-manager', errors: ['not-found', 'app-usage-unavailable'] }),
   op({ method: 'GET', path: '/admin/users/:id/schedules-count', summary: "The user's schedule count, as reported by the scheduler", tag: PEOPLE, access: 'admin-or-manager', errors: ['not-found', 'app-usage-unavailable'] }),
   op({ method: 'POST', path: '/admin/users/invite', summary: "Resend invitations to some users, or to every user who has not registered ('all')", tag: PEOPLE, access: 'admin-or-manager', body: inviteSchema, errors: ['already-registered'] }),
-  op({ method: 'POST', path: '/admin/users/enable-sso-for-all', summary: 'Turn SSO on for every active user', tag: PEOPLE, access: 'admin-or-manager', errors: ['cannot-enable-sso-for-all-users'] }),
+  op({ method: 'POST', path: '/admin/users/enable-sso-for-all/preview', summary: 'Who SSO for all users would send to an IdP that has never signed them in', tag: PEOPLE, access: 'admin-or-manager' }),
+  op({ method: 'POST', path: '/admin/users/enable-sso-for-all', summary: 'Turn SSO on for every active user (confirmAffected: the preview\'s count, when it affects anyone)', tag: PEOPLE, access: 'admin-or-manager', query: confirmAffectedSchema, errors: ['cannot-enable-sso-for-all-users', 'lockout-confirmation-required'] }),
   op({ method: 'POST', path: '/admin/users/disable-sso-for-all', summary: 'Turn SSO off for every active user', tag: PEOPLE, access: 'admin-or-manager', errors: ['cannot-enable-sso-for-all-users'] }),
   op({ method: 'GET', path: '/admin/deactivated-users', summary: 'Deactivated users, newest deactivation first, 25 per page', tag: PEOPLE, access: 'admin-or-manager', query: pageQuerySchema }),
   op({ method: 'GET', path: '/admin/apps/allowed', summary: "The tenant's apps with their free seats", tag: PEOPLE, access: 'admin-or-manager' }),
@@ -204,6 +206,8 @@ export const API_CATALOG: ApiOperation[] = [
   op({ method: 'POST', path: '/admin/users/import', summary: 'Add users from a CSV file (multipart csvFile, UTF-8 or Shift_JIS, up to 50 MB; all rows or none). Files up to 1 MiB are answered when done; larger ones 202 {message: processing, jobId} (decision 0030)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),
   op({ method: 'POST', path: '/admin/users/import/update', summary: 'Edit users from a CSV file (multipart csvFile; all rows or none)', tag: PEOPLE, access: 'admin-or-manager', errors: IMPORT_ERRORS }),
   op({ method: 'GET', path: '/admin/users/import/update/logs', summary: "The tenant's import log", tag: PEOPLE, access: 'admin-or-manager' }),
+  op({ method: 'GET', path: '/admin/users/import/:jobId{[0-9]+}/preview', summary: 'A dry-run import\'s diff (POST import or import/update with ?preview=1): people added, fields changed before and after, counts (decision 0043)', tag: PEOPLE, access: 'admin-or-manager', errors: ['not-found', 'import-not-previewed'] }),
+  op({ method: 'POST', path: '/admin/users/import/:jobId{[0-9]+}/run', summary: 'Run a previewed import: applies exactly the previewed rows; refused when a member it touches changed since the preview; parallel runs apply once', tag: PEOPLE, access: 'admin-or-manager', errors: ['not-found', 'import-not-previewed', 'import-target-changed', ...IMPORT_ERRORS] }),
   op({ method: 'GET', path: '/admin/users/import/:jobId{[0-9]+}', summary: 'Progress of an import that runs as a job (a file over 1 MiB answers 202 with its id): state, rows read of the file\'s rows, and once finished the count or the error answer; only the member who started it', tag: PEOPLE, access: 'admin-or-manager', errors: ['not-found'] }),
   op({ method: 'GET', path: '/admin/activity-logs/export-csv', summary: 'The audit log as CSV (streamed, UTF-8 with BOM)', tag: ADMIN, access: 'admin' }),
   op({ method: 'GET', path: '/admin/saml', summary: "SSO settings: the portal's SP values and the IdP's stored settings", tag: ADMIN, access: 'admin', errors: ['feature-not-subscribed'] }),

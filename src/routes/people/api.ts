@@ -17,6 +17,8 @@ import {
   usageCount,
 } from '../../domain/people/users';
 import { DEACTIVATED_PAGE_SIZE, departmentSchema, inviteSchema, pageQuerySchema, userInputSchema, usersQuerySchema, userUpdateSchema, type UsersPage } from '../../shared/people/schemas';
+import { confirmAffectedSchema } from '../../shared/tenant-settings/schemas';
+import { assertConfirmed, previewLockout } from '../../domain/tenant-settings/lockout';
 import { inBackground } from '../http/background';
 import type { AppEnv, TenantCtx } from '../http/env';
 import { actorOf } from '../http/actor';
@@ -87,7 +89,14 @@ adminPeopleApi.post('/admin/users/invite', people, async (c) => {
   return c.json({ message: 'success', count });
 });
 
+// Who "SSO for all users" would send to an IdP that has never signed them in (decision 0043).
+adminPeopleApi.post('/admin/users/enable-sso-for-all/preview', people, async (c) =>
+  c.json(await previewLockout(c.get('deps'), c.var.tenantScope, { kind: 'sso-for-all' }, c.var.clientIp), 200, { 'Cache-Control': 'no-store' }),
+);
+
 adminPeopleApi.post('/admin/users/enable-sso-for-all', people, async (c) => {
+  const { confirmAffected } = readQuery(c, confirmAffectedSchema);
+  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'sso-for-all' }, c.var.clientIp, confirmAffected);
   await setSsoForAll(c.get('deps'), c.var.tenantScope, true, actorOf(c));
   return c.json({ message: 'success' });
 });

@@ -7,12 +7,13 @@ import { Hono } from 'hono';
 import { AppError, ValidationError } from '../../domain/errors';
 import { isErrorCode } from '../../shared/error-codes';
 import { drainMailQueue } from '../../domain/people/mail-queue';
-import { sampleCsv } from '../../domain/people/import/sample';
+import { sampleCsv, sampleTenant } from '../../domain/people/import/sample';
 import { importLogsRead } from '../../domain/people/lists';
 import { readOne } from '../../db/client';
 import { getImportJob, progressOf, type ImportKind } from '../../domain/people/import/job';
 import { continueImportJob, runInline } from '../../domain/people/import/runner';
 import { receiveUpload } from '../../domain/people/import/upload';
+import { importDiff, startPreviewedRun } from '../../domain/people/import/preview';
 import { CSV_TYPE_ERROR, IMPORT_MAX_BYTES, IMPORT_SAMPLE_FILENAME, importJobParamSchema, type ImportAccepted } from '../../shared/people/schemas';
 import type { AppEnv, TenantCtx } from '../http/env';
 import { requireAccess } from '../middleware/guards';
@@ -35,6 +36,8 @@ const required = () => new ValidationError({ csvFile: ['The csv file field is re
 
 async function upload(c: TenantCtx, kind: ImportKind) {
   const { deps } = c.var;
+  // `?preview=1`: a dry run (decision 0043); the answer is its diff, the run a second call.
+  const dryRun = c.req.query('preview') === '1';
   const scope = c.var.tenantScope;
   const declared = Number(c.req.header('content-length'));
   if (declared > BODY_LIMIT) return errorAnswer(c, 'file-too-large');
@@ -56,7 +59,7 @@ async function upload(c: TenantCtx, kind: ImportKind) {
   let job;
   try {
     // (A refusal before the file is read stops reading the body.)
-    job = await receiveUpload(deps, scope, kind, file, c.get('lang'), actorOf(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES });
+    job = await receiveUpload(deps, scope, kind, file, c.get('lang'), actorOf(c), { chunkBytes: deps.config.IMPORT_CHUNK_BYTES, maxBytes: IMPORT_MAX_BYTES }, dryRun);
   } catch (e) {
     if (e instanceof MalformedMultipart) throw new AppError('upload-failed');
     if (e instanceof AppError && e.code === 'imports-in-progress') file.cancel();
@@ -64,6 +67,7 @@ async function upload(c: TenantCtx, kind: ImportKind) {
   }
   if (job.bytes <= deps.config.IMPORT_INLINE_BYTES) {
     const done = await runInline(deps, job.id);
+    if (done.status === 'previewed') return c.json({ message: 'previewed', ...(await importDiff(deps, scope, c.get('user').id, job.id)) });
     if (done.status === 'success') {
       // Invitations leave through the throttled queue; the first batch right after the response.
       if (kind === 'add') inBackground(c, drainMailQueue(deps));
@@ -82,9 +86,10 @@ async function upload(c: TenantCtx, kind: ImportKind) {
 adminImportApi.post('/admin/users/import', people, (c) => upload(c, 'add'));
 adminImportApi.post('/admin/users/import/update', people, (c) => upload(c, 'update'));
 
-adminImportApi.get('/admin/users/import', people, (c) => {
-  // A BOM so spreadsheet programs open the UTF-8 sample with the right characters.
-  return c.body(`\uFEFF${sampleCsv(c.get('lang'))}`, 200, {
+adminImportApi.get('/admin/users/import', people, async (c) => {
+  // A BOM so spreadsheet programs open the UTF-8 sample with the right characters; the examples
+  // use the tenant's own departments and apps, so the sample uploaded unchanged imports (issue 27).
+  return c.body(`\uFEFF${sampleCsv(c.get('lang'), await sampleTenant(c.var.tenantScope))}`, 200, {
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${IMPORT_SAMPLE_FILENAME}"`,
     'Cache-Control': 'no-store',
@@ -92,6 +97,32 @@ adminImportApi.get('/admin/users/import', people, (c) => {
 });
 
 adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await readOne(c.var.tenantScope.db, importLogsRead(c.var.tenantScope))));
+
+// A dry run's diff, and its run (decision 0043): the member who started it, on its tenant's host.
+adminImportApi.get('/admin/users/import/:jobId{[0-9]+}/preview', people, async (c) => {
+  const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
+  if (!parsed.success) throw new AppError('not-found');
+  return c.json(await importDiff(c.get('deps'), c.var.tenantScope, c.get('user').id, parsed.data.jobId), 200, { 'Cache-Control': 'no-store' });
+});
+
+adminImportApi.post('/admin/users/import/:jobId{[0-9]+}/run', people, async (c) => {
+  const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
+  if (!parsed.success) throw new AppError('not-found');
+  const { deps } = c.var;
+  const job = await startPreviewedRun(deps, c.var.tenantScope, c.get('user').id, parsed.data.jobId);
+  if (job.bytes <= deps.config.IMPORT_INLINE_BYTES) {
+    const done = await runInline(deps, job.id);
+    if (done.status === 'success') {
+      if (job.kind === 'add') inBackground(c, drainMailQueue(deps));
+      return c.json({ message: 'success', count: done.importedRows ?? 0 });
+    }
+    if (done.status === 'failed') throw new AppError(isErrorCode(done.errorCode) ? done.errorCode : 'server-error', done.errorDetails ?? {});
+  }
+  continueImportJob(deps, job.id, (work) => inBackground(c, work));
+  const answer: ImportAccepted = { message: 'processing', jobId: job.id, ...progressOf(job) };
+  c.header('Location', `${deps.config.BASE_PATH}/api/admin/users/import/${job.id}`);
+  return c.json(answer, 202);
+});
 
 // The progress of a job: the member who started it, on its tenant's host; anyone else 404.
 adminImportApi.get('/admin/users/import/:jobId{[0-9]+}', people, async (c) => {

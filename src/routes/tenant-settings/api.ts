@@ -6,16 +6,20 @@ import { tenantOrigin } from '../../domain/tenants/hosts';
 import { changeSubdomain, passwordPolicyView, setPasswordPolicy, setTwofaPolicy } from '../../domain/tenant-settings/settings';
 import { assertRecentPassword } from '../../domain/twofa/setup';
 import {
-  passwordPolicySchema,
+  confirmAffectedSchema,
+  lockoutChangeSchema,
+  passwordPolicySaveSchema,
   subdomainSchema,
-  twofaPolicySchema,
+  twofaSaveSchema,
   whitelistedIpSchema,
 } from '../../shared/tenant-settings/schemas';
+import { assertConfirmed, previewLockout } from '../../domain/tenant-settings/lockout';
+import { AppError } from '../../domain/errors';
 import { startHandoff } from '../sign-in/http';
 import type { AppEnv } from '../http/env';
 import { requireAccess } from '../middleware/guards';
 import { idParam } from '../http/params';
-import { readJson } from '../http/validate';
+import { readJson, readQuery } from '../http/validate';
 import { actorOf } from '../http/actor';
 
 export const tenantSettingsApi = new Hono<AppEnv>();
@@ -43,12 +47,25 @@ tenantSettingsApi.post('/admin/whitelisted-ips', admin, async (c) => {
   return c.json(await addAllowedIp(c.get('deps'), c.var.tenantScope, input, actorOf(c)), 201);
 });
 
+// Who a change would keep out (decision 0043). A read, posted because it describes the change.
+// SSO for all users has its own, on the people calls (admins and tenant managers).
+tenantSettingsApi.post('/admin/lockout-preview', admin, async (c) => {
+  const change = await readJson(c, lockoutChangeSchema);
+  if (change.kind === 'sso-for-all') throw new AppError('not-found');
+  return c.json(await previewLockout(c.get('deps'), c.var.tenantScope, change, c.var.clientIp), 200, { 'Cache-Control': 'no-store' });
+});
+
 tenantSettingsApi.delete('/admin/whitelisted-ips/:id', admin, async (c) => {
-  await deleteAllowedIp(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
+  const id = idParam(c.req.param('id'));
+  const { confirmAffected } = readQuery(c, confirmAffectedSchema);
+  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'ip-delete', id }, c.var.clientIp, confirmAffected);
+  await deleteAllowedIp(c.get('deps'), c.var.tenantScope, id, actorOf(c));
   return c.json({ message: 'success' });
 });
 
 tenantSettingsApi.patch('/admin/enable-ip-restriction', admin, async (c) => {
+  const { confirmAffected } = readQuery(c, confirmAffectedSchema);
+  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'ip-enable' }, c.var.clientIp, confirmAffected);
   await setIpRestriction(c.get('deps'), c.var.tenantScope, true, actorOf(c));
   return c.json({ message: 'success' });
 });
@@ -64,14 +81,16 @@ tenantSettingsApi.get('/admin/twofa', admin, (c) => {
 });
 
 tenantSettingsApi.post('/admin/twofa', admin, async (c) => {
-  const input = await readJson(c, twofaPolicySchema);
+  const { confirmAffected, ...input } = await readJson(c, twofaSaveSchema);
+  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'twofa', ...input }, c.var.clientIp, confirmAffected);
   return c.json({ message: 'success', ...(await setTwofaPolicy(c.get('deps'), c.var.tenantScope, input, actorOf(c))) });
 });
 
 tenantSettingsApi.get('/admin/password-policy', admin, (c) => c.json(passwordPolicyView(c.var.tenantScope.tenant)));
 
 tenantSettingsApi.patch('/admin/password-policy', admin, async (c) => {
-  const input = await readJson(c, passwordPolicySchema);
+  const { confirmAffected, ...input } = await readJson(c, passwordPolicySaveSchema);
+  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'password-policy', policy: input }, c.var.clientIp, confirmAffected);
   await setPasswordPolicy(c.get('deps'), c.var.tenantScope, input, actorOf(c));
   return c.json({ message: 'success', ...input });
 });

@@ -19,18 +19,57 @@ export const MIN_ACCEPTED_SCORE = 2;
 
 export type Requirement = 'length' | 'mixedCase' | 'number' | 'special';
 
-export function checkRequirements(password: string, policy: PasswordPolicy) {
-  const reqs: { key: Requirement; met: boolean }[] = [
-    { key: 'length', met: [...password].length >= policy.minimum_password_length },
-  ];
-  if (policy.is_mixed_case_required) reqs.push({ key: 'mixedCase', met: /[a-z]/.test(password) && /[A-Z]/.test(password) });
-  if (policy.is_number_required) reqs.push({ key: 'number', met: /[0-9]/.test(password) });
-  if (policy.is_special_character_required) reqs.push({ key: 'special', met: /[^A-Za-z0-9]/.test(password) });
+/**
+ * What a password is made of, as far as the policy cares. The same reading decides at sign-in
+ * (meetsPolicy) and, stored packed on the account, previews a stricter policy (decision 0043).
+ */
+export interface PasswordTraits {
+  length: number;
+  mixedCase: boolean;
+  number: boolean;
+  special: boolean;
+}
+
+/** The policy's longest minimum; a longer password is stored as this long (it meets any policy). */
+export const MAX_POLICY_LENGTH = 128;
+
+export function passwordTraits(password: string): PasswordTraits {
+  return {
+    length: [...password].length,
+    mixedCase: /[a-z]/.test(password) && /[A-Z]/.test(password),
+    number: /[0-9]/.test(password),
+    special: /[^A-Za-z0-9]/.test(password),
+  };
+}
+
+/** Packed for the users.password_traits column: bits 0-2 the kinds, the length (capped) above. */
+export function packTraits(t: PasswordTraits): number {
+  return (Math.min(t.length, MAX_POLICY_LENGTH) << 3) | (t.mixedCase ? 1 : 0) | (t.number ? 2 : 0) | (t.special ? 4 : 0);
+}
+
+export function unpackTraits(n: number): PasswordTraits {
+  return { length: n >> 3, mixedCase: (n & 1) !== 0, number: (n & 2) !== 0, special: (n & 4) !== 0 };
+}
+
+export function requirementsOf(t: PasswordTraits, policy: PasswordPolicy) {
+  const reqs: { key: Requirement; met: boolean }[] = [{ key: 'length', met: t.length >= policy.minimum_password_length }];
+  if (policy.is_mixed_case_required) reqs.push({ key: 'mixedCase', met: t.mixedCase });
+  if (policy.is_number_required) reqs.push({ key: 'number', met: t.number });
+  if (policy.is_special_character_required) reqs.push({ key: 'special', met: t.special });
   return reqs;
 }
 
+export function checkRequirements(password: string, policy: PasswordPolicy) {
+  return requirementsOf(passwordTraits(password), policy);
+}
+
+export function traitsMeetPolicy(t: PasswordTraits, policy: PasswordPolicy): boolean {
+  return requirementsOf(t, policy).every((r) => r.met);
+}
+
+/** Decides `meets_current_policy` at sign-in: a password that does not must be changed. */
 export function meetsPolicy(password: string, policy: PasswordPolicy): boolean {
-  return checkRequirements(password, policy).every((r) => r.met);
+  return traitsMeetPolicy(passwordTraits(password), policy);
 }
 
 /**

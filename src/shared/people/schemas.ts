@@ -287,7 +287,7 @@ export interface ImportJobProgress {
   id: number;
   kind: 'add' | 'update';
   filename: string;
-  status: 'uploading' | 'queued' | 'processing' | 'switching' | 'success' | 'failed';
+  status: 'uploading' | 'queued' | 'processing' | 'switching' | 'previewed' | 'success' | 'failed';
   processed_rows: number;
   total_rows: number;
   /** Users added or updated, once succeeded. */
@@ -300,6 +300,28 @@ export interface ImportAccepted extends ImportJobProgress {
   message: 'processing';
   jobId: number;
 }
+
+/** A field an update import changes, keyed like the row errors' columns (the screen shows the CSV header). */
+export type ImportDiffField = 'name' | 'name_reading' | 'department' | 'additional_departments' | 'meishi' | 'scheduler' | 'is_admin';
+
+/**
+ * GET /admin/users/import/{jobId}/preview, and the answer of an import posted with `?preview=1`
+ * once every row is checked (decision 0043): what running the job would do, row by row (the
+ * first IMPORT_DIFF_ROWS), with counts. Rows with problems never reach a preview: such a file
+ * fails as the import does, with every error by line.
+ */
+export interface ImportDiff {
+  jobId: number;
+  kind: 'add' | 'update';
+  filename: string;
+  counts: { rows: number; added: number; invited: number; changed: number; unchanged: number; deactivated: number; errors: number };
+  added: { line: number; email: string; name: string; department: string | null; additional_departments: string[]; meishi: boolean; scheduler: boolean; is_admin: boolean; invited: boolean }[];
+  changed: { line: number; email: string; name: string; changes: { field: ImportDiffField; before: string | boolean | string[] | null; after: string | boolean | string[] | null }[] }[];
+  /** Whether there are more rows than listed. */
+  truncated: boolean;
+}
+
+export const IMPORT_DIFF_ROWS = 500;
 
 /** The job id in GET /admin/users/import/{jobId}. */
 export const importJobParamSchema = z.object({
@@ -318,4 +340,13 @@ export interface ImportRowError {
   column: ImportColumn | null;
   /** i18n key under people.import.rowErrors. */
   error: string;
+  /** The cell as the file had it, quoted in the message ("部署が見つかりません: 総務部"); issue 27. */
+  value?: string;
+}
+
+/** Row errors in the order a person reads the file: by line, then by column (issue 27). */
+export function inFileOrder(rows: ImportRowError[]): ImportRowError[] {
+  // The optional reading column comes last in a file (decision 0045).
+  const col = (c: ImportColumn | null) => (c === null ? -1 : c === IMPORT_READING_COLUMN ? IMPORT_COLUMNS.length : IMPORT_COLUMNS.indexOf(c));
+  return [...rows].sort((a, b) => a.row - b.row || col(a.column) - col(b.column));
 }

@@ -257,7 +257,7 @@ export function toRow(record: CsvRecord, line: number, errors: ImportRowError[],
     const s = (v ?? '').trim();
     if (s === '' || s === '0') return false;
     if (s === IMPORT_TRUE) return true;
-    errors.push({ row: line, column, error: 'badFlag' });
+    errors.push({ row: line, column, error: 'badFlag', value: s.slice(0, 40) });
     return false;
   };
   const [name, email, department, extra] = cells.map((c) => String(c ?? '').trim());

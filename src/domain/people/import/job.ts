@@ -59,7 +59,7 @@ export async function failJob(deps: Deps, scope: TenantScope, job: ImportJob, er
   const now = clock.now();
   const fields = { status: 'failed' as const, errorCode: error.code, errorStatus: error.status, errorDetails: error.details, lockedUntil: null, finishedAt: now, updatedAt: now };
   await db.batch([
-    db.update(importJobs).set(fields).where(and(eq(importJobs.id, job.id), inArray(importJobs.status, ['uploading', 'queued', 'processing', 'switching']))),
+    db.update(importJobs).set(fields).where(and(eq(importJobs.id, job.id), inArray(importJobs.status, ['uploading', 'queued', 'processing', 'switching', 'previewed']))),
     scope.update(importLogs, { status: 'failed', endTime: now, error: error.code }, eq(importLogs.id, job.importLogId ?? -1)),
   ]);
   return { ...job, ...fields };

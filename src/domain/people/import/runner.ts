@@ -12,6 +12,7 @@ import { drainMailQueue } from '../mail-queue';
 import { type ImportJob, LEASE_MS, LONG_WORK_BYTES, MAX_ATTEMPTS, RETRY_MS, TERMINAL, cleanupJob, failJob, outcomeOf, pause } from './job';
 import { stagePiece } from './staging';
 import { switchIn } from './switch';
+import { expirePreviews, holdForPreview } from './preview';
 
 async function claim(deps: Deps, jobId: number): Promise<ImportJob | undefined> {
   const now = deps.clock.now();
@@ -47,13 +48,21 @@ export async function runImportJob(deps: Deps, jobId: number, opts: RunOptions =
     for (;;) {
       let next: ImportJob | null;
       try {
-        next = job.status === 'switching' ? await switchIn(deps, scope, job) : await stagePiece(deps, scope, job);
+        // A dry run stops before the switch, as a preview (decision 0043); its run switches it in.
+        next =
+          job.status !== 'switching'
+            ? await stagePiece(deps, scope, job)
+            : job.dryRun && job.previewedAt === null
+              ? await holdForPreview(deps, scope, job)
+              : await switchIn(deps, scope, job);
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
         next = await failJob(deps, scope, job, e);
       }
       if (!next) return 'busy'; // lost the lease
       job = next;
+      // Its staged rows wait for the run (or the sweep's expiry).
+      if (job.status === 'previewed') return job.status;
       if (TERMINAL.has(job.status)) {
         // The outcome stands; tidying up may fail without changing it (the sweep tidies later).
         await cleanupJob(deps, job.id, job.bytes >= LONG_WORK_BYTES).catch((e) => console.warn(JSON.stringify({ level: 'warn', msg: 'import job cleanup failed; the sweep retries', jobId, error: String(e) })));
@@ -96,6 +105,7 @@ export async function resumeImportJobs(deps: Deps, run: (jobId: number) => Promi
     .orderBy(asc(importJobs.id))
     .limit(limit);
   for (const { id } of due) await run(id);
+  await expirePreviews(deps, (tenantId) => scopeOf(deps.db, tenantId), limit);
   const unclean = await db
     .select({ id: importJobs.id })
     .from(importJobs)

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { Deps } from '../../../deps';
 import { rawStatement, type SqlStatement } from '../../../db/client';
 import { departments, importChunks, importJobs } from '../../../db/schema';
-import type { ImportRowError } from '../../../shared/people/schemas';
+import { inFileOrder, type ImportRowError } from '../../../shared/people/schemas';
 import { AppError } from '../../errors';
 import { checkHeader, decodePiece, guessFormat, latin1ToBytes, readRecords, toRow, type CsvEncoding, type ParsedRow } from './csv';
 import { contractedApps, isGuardFailure } from '../members';
@@ -65,18 +65,18 @@ async function checkRows(deps: Deps, scope: TenantScope, job: ImportJob, rows: P
   for (const r of rows) {
     const before = errors.length;
     if (!r.name) push({ row: r.line, column: 'name', error: 'required' });
-    else if (r.name.length > 255) push({ row: r.line, column: 'name', error: 'tooLong' });
+    else if (r.name.length > 255) push({ row: r.line, column: 'name', error: 'tooLong', value: r.name.slice(0, 40) });
     if (!r.email) push({ row: r.line, column: 'email', error: 'required' });
-    else if (r.email.length > 254 || !emailCheck.safeParse(r.email).success) push({ row: r.line, column: 'email', error: 'emailInvalid' });
-    else if (seen.has(r.email)) push({ row: r.line, column: 'email', error: 'duplicateInFile' });
+    else if (r.email.length > 254 || !emailCheck.safeParse(r.email).success) push({ row: r.line, column: 'email', error: 'emailInvalid', value: r.email.slice(0, 80) });
+    else if (seen.has(r.email)) push({ row: r.line, column: 'email', error: 'duplicateInFile', value: r.email });
     const duplicate = seen.has(r.email);
     seen.add(r.email);
     const dept = r.department ? (deptByName.get(r.department) ?? null) : null;
-    if (r.department && dept === null) push({ row: r.line, column: 'department', error: 'unknownDepartment' });
+    if (r.department && dept === null) push({ row: r.line, column: 'department', error: 'unknownDepartment', value: r.department });
     const extra: number[] = [];
     for (const name of r.extra) {
       const id = deptByName.get(name);
-      if (id === undefined) push({ row: r.line, column: 'additional_departments', error: 'unknownDepartment' });
+      if (id === undefined) push({ row: r.line, column: 'additional_departments', error: 'unknownDepartment', value: name });
       else if (id !== dept && !extra.includes(id)) extra.push(id);
     }
     if (!r.meishi && !r.scheduler) push({ row: r.line, column: 'meishi', error: 'noApp' });
@@ -84,9 +84,9 @@ async function checkRows(deps: Deps, scope: TenantScope, job: ImportJob, rows: P
     if (r.scheduler && !apps.has('scheduler')) push({ row: r.line, column: 'scheduler', error: 'appNotContracted' });
     const member = memberByEmail.get(r.email);
     const isMember = member !== undefined && member.tuid !== null;
-    if (job.kind === 'add' && isMember) push({ row: r.line, column: 'email', error: 'alreadyMember' });
+    if (job.kind === 'add' && isMember) push({ row: r.line, column: 'email', error: 'alreadyMember', value: r.email });
     const updatable = isMember && member.operation_status === null && !member.invitation_pending;
-    if (job.kind === 'update' && r.email && !updatable) push({ row: r.line, column: 'email', error: 'notMember' });
+    if (job.kind === 'update' && r.email && !updatable) push({ row: r.line, column: 'email', error: 'notMember', value: r.email });
     // The first row of an address is staged (valid or not) so later duplicates are found.
     if (r.email && !duplicate) {
       out.push({
@@ -188,7 +188,7 @@ export async function stagePiece(deps: Deps, scope: TenantScope, job: ImportJob)
   }
   const updated: ImportJob = { ...job, status: 'processing', nextChunk: next, carry, delimiter: format.delimiter, newline: format.newline, headerSeen, hasReading, records: line, processedRows: processed, rowErrors, attempts: 0, lockedUntil: now + LEASE_MS, updatedAt: now };
   if (rowErrors.length >= MAX_ROW_ERRORS || (!final && carry.length > deps.config.IMPORT_CHUNK_BYTES * 2)) {
-    return failJob(deps, scope, updated, new AppError('invalid-csv', { rows: rowErrors }));
+    return failJob(deps, scope, updated, new AppError('invalid-csv', { rows: inFileOrder(rowErrors) }));
   }
   return updated;
 }
@@ -202,7 +202,7 @@ function leaseGuard(deps: Deps, jobId: number, token: string, next: number) {
 /** Every piece is read: refuse the file with its problems, or go on to the switch. */
 async function finishStaging(deps: Deps, scope: TenantScope, job: ImportJob): Promise<ImportJob | null> {
   if (!job.headerSeen) checkHeader(null, job.lang);
-  if (job.rowErrors.length) throw new AppError('invalid-csv', { rows: job.rowErrors as ImportRowError[] });
+  if (job.rowErrors.length) throw new AppError('invalid-csv', { rows: inFileOrder(job.rowErrors as ImportRowError[]) });
   if (job.processedRows === 0) throw new AppError('no_data');
   const now = deps.clock.now();
   const moved = await deps.db

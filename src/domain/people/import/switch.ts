@@ -20,7 +20,7 @@ const invalid = (line: number, column: ImportRowError['column'], error: string) 
  * Checks the staged rows against the tenant as it is now (the file may have taken minutes, and
  * other admins may have acted meanwhile) for clear errors; the batch's guards close the races.
  */
-async function checkBeforeSwitch(deps: Deps, scope: TenantScope, job: ImportJob): Promise<Record<ManagedApp, number>> {
+export async function checkBeforeSwitch(deps: Deps, scope: TenantScope, job: ImportJob): Promise<Record<ManagedApp, number>> {
   const { db } = deps;
   const T = scope.id;
   // Each scans the staged rows (a million for a 50 MB file).

@@ -31,6 +31,8 @@ export async function receiveUpload(
   lang: Lang,
   actor: PeopleActor,
   limits: UploadLimits,
+  /** A dry run: checked and held as a preview until it is run (decision 0043). */
+  dryRun = false,
 ): Promise<ImportJob> {
   const { db, clock } = deps;
   const running = await db.select({ id: importJobs.id }).from(importJobs).where(scope.own(importJobs, inArray(importJobs.status, RUNNING))).limit(MAX_RUNNING_IMPORTS);
@@ -48,6 +50,7 @@ export async function receiveUpload(
       filename,
       lang,
       status: 'uploading',
+      dryRun,
       actorIp: actor.ip,
       actorUserAgent: actor.userAgent?.slice(0, 512) ?? null,
       lockedUntil: now + UPLOAD_LEASE_MS,

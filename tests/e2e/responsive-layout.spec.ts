@@ -16,6 +16,8 @@ import { BASE, expect, LANGUAGES, origin, test, waitForHydration, type Lang } fr
 import { signInToPage } from './support/admin-text';
 import { ensurePeopleTenant, personEmail } from './support/people';
 import { writeReturning } from './support/db-write';
+import { accountFor } from './support/accounts';
+import { ROUTES } from '../../src/shared/routes';
 
 const TEXT = {
   ja: {
@@ -328,4 +330,62 @@ for (const { lang, locale } of LANGUAGES) {
       });
     });
   }
+}
+
+// Every screen of the route table reflows at 320 CSS px (WCAG 2.2 SC 1.4.10, issue 27 part 2):
+// the document is never wider than the window, signed out and as an admin, in both languages.
+const PUBLIC_WITH_PARAMS: Record<string, string> = {
+  register: '/register/nobody%40acme.test?expires=1&signature=x',
+  verify: '/verify/nobody%40acme.test?expires=1&signature=x',
+};
+
+async function documentWidth(page: Page): Promise<{ doc: number; win: number; widest: string }> {
+  return page.evaluate(() => {
+    const win = window.innerWidth;
+    // The element that sticks out furthest, to say what to fix when this fails.
+    let widest = '';
+    let right = win;
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > right + 0.5 && getComputedStyle(el).position !== 'fixed') {
+        right = r.right;
+        widest = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].slice(0, 4).join('.')} (${Math.round(r.right)} px)`;
+      }
+    }
+    return { doc: document.documentElement.scrollWidth, win, widest };
+  });
+}
+
+for (const { lang, locale } of LANGUAGES) {
+  test.describe(`every screen at 320 px in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
+    test.use({ locale, viewport: { width: 320, height: 640 } });
+
+    test('no screen of the route table scrolls sideways', async ({ page, checkA11y }) => {
+      test.slow();
+      const acme = origin('acme');
+      const wide: string[] = [];
+      const measure = async (what: string) => {
+        await page.waitForLoadState('load');
+        await waitForHydration(page).catch(() => undefined);
+        const w = await documentWidth(page);
+        if (w.doc > w.win) wide.push(`${what} (${page.url()}): ${w.doc} > ${w.win}, widest ${w.widest}`);
+      };
+      for (const route of ROUTES.filter((r) => r.access === 'public')) {
+        await page.goto(`${acme}${BASE}${PUBLIC_WITH_PARAMS[route.name] ?? route.paths[0]}`);
+        await measure(route.name);
+      }
+      await signInToPage(page, lang, 'acme', accountFor('admin@acme.test', lang), '/my-account');
+      for (const route of ROUTES.filter((r) => r.access !== 'public')) {
+        await page.goto(`${acme}${BASE}${route.paths[0]}`);
+        await measure(route.name);
+      }
+      // The screens the issue named, checked with axe at this width too.
+      for (const path of ['/my-account', '/admin/users', '/admin/deactivated', '/admin/departments', '/admin/contact-details', '/admin/get-more-services']) {
+        await page.goto(`${acme}${BASE}${path}`);
+        await waitForHydration(page);
+        await checkA11y(page, `${path} at 320 px`);
+      }
+      expect(wide).toEqual([]);
+    });
+  });
 }

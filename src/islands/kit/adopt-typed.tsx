@@ -76,7 +76,7 @@ export function adoptTyped(root: HTMLElement): number {
 }
 
 /** Wraps an island (no element of its own, so hydration sees the island's markup alone). */
-export function AdoptTyped({ root, children }: { root: HTMLElement; children: ReactNode }) {
+export function AdoptTyped({ root, children }: { root: HTMLElement; children?: ReactNode }) {
   // A layout effect of the parent runs after the island's own and before any re-render they ask
   // for, so the island's next render already holds the typed values.
   useLayoutEffect(() => {

@@ -223,6 +223,10 @@ for (const { lang, locale } of LANGUAGES) {
 
         // Registered but never signed in: "never active"; invited and not registered: the resend
         // button, as many as the "not registered" count says.
+        if (narrow) {
+          // A compact card: name, email, role and the actions; the rest behind "show details".
+          for (const row of [longRow, invitedRow, adminRow]) await row.getByTestId('row-details-toggle').click();
+        }
         await expect(longRow.getByTestId('never-active')).toHaveText(x.neverActive);
         await expect(longRow.getByRole('button', { name: new RegExp(x.resend) })).toHaveCount(0);
         await expect(invitedRow.getByRole('button', { name: new RegExp(x.resend) })).toBeVisible();
@@ -240,16 +244,24 @@ for (const { lang, locale } of LANGUAGES) {
             expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width);
           }
           // A long name stays on one line, cut, with the whole name in its tooltip.
-          const nameCell = longRow.getByRole('cell').nth(1).locator('.dt-truncate');
+          const nameCell = longRow.getByRole('cell').nth(0).locator('.dt-truncate');
           await expect(nameCell).toHaveAttribute('title', x.longName);
           const lineHeight = await nameCell.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
           expect((await nameCell.boundingBox())!.height).toBeLessThanOrEqual(lineHeight + 1);
           // Headers on one line each.
           for (const th of await table.getByRole('columnheader').all()) expect((await th.boundingBox())!.height).toBeLessThan(48);
+          // Name and email first (admins find people by them); the email never cut (issue 27 part 3).
+          await expect(table.getByRole('columnheader').nth(0)).toContainText(lang === 'ja' ? '名前' : 'Name');
+          await expect(table.getByRole('columnheader').nth(1)).toContainText(x.email);
+          for (const email of await rows.getByTestId('person-email').all()) {
+            expect(await email.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && getComputedStyle(el).textOverflow !== 'ellipsis')).toBe(true);
+            await expect(email).toBeVisible();
+          }
+          await expect(longRow.getByTestId('person-email')).toHaveText(people.long);
         } else {
           // A card per person: the header row is out of sight, each value beside its label on screen.
           expect((await table.locator('thead').boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
-          for (const cell of await longRow.getByRole('cell').all()) {
+          for (const cell of await longRow.getByRole('cell').filter({ visible: true }).all()) {
             await cell.scrollIntoViewIfNeeded();
             const b = (await cell.boundingBox())!;
             expect(b.x).toBeGreaterThanOrEqual(0);
@@ -386,6 +398,69 @@ for (const { lang, locale } of LANGUAGES) {
         await checkA11y(page, `${path} at 320 px`);
       }
       expect(wide).toEqual([]);
+    });
+  });
+}
+
+// Compact lists on a phone (issue 27 part 3): each person is one short card (name, email, role,
+// actions) with the rest a tap away, on the users, deactivated users and devices lists, and the
+// audit log shows when, who and what with a link to the rest.
+for (const { lang, locale } of LANGUAGES) {
+  test.describe(`compact lists at 390 px in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
+    test.use({ locale, viewport: { width: 390, height: 844 } });
+    const label = `compact-${lang}`;
+    const admin = `compact-admin+${lang}@acme.test`;
+    let people: { long: string; invited: string };
+    test.beforeAll(async () => {
+      await ensurePeopleTenant({ label, lang, admin, meishiSeats: 10 });
+      people = await addPeople(label, lang);
+    });
+
+    test('a user is a compact card; details open and close; devices and the audit log too', async ({ page, checkA11y }) => {
+      const x = TEXT[lang];
+      await signInToPage(page, lang, label, admin, '/admin/users');
+      const rows = page.getByTestId('user-row');
+      await expect(rows).toHaveCount(3);
+      const row = rows.filter({ hasText: people.long });
+      // Name, email (whole), the role and the actions menu are on the card; the department is not.
+      await expect(row.getByTestId('person-name')).toHaveText(x.longName);
+      await expect(row.getByTestId('person-email')).toBeVisible();
+      await expect(row.getByTestId('person-email')).toHaveText(people.long);
+      await expect(row.getByRole('button', { name: x.actionsFor(x.longName) })).toBeVisible();
+      await expect(row.getByTestId('never-active')).toBeHidden();
+      // 21 people were 7,600 px at nine label rows each; a card is now a few lines.
+      const closed = (await row.boundingBox())!.height;
+      expect(closed).toBeLessThan(170);
+      const toggle = row.getByTestId('row-details-toggle');
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await expect(toggle).toHaveAccessibleName(new RegExp(`${lang === 'ja' ? '詳細を表示' : 'Show details'}.*${x.longName}`));
+      await toggle.click();
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      await expect(row.getByTestId('never-active')).toBeVisible();
+      await checkA11y(page, 'users as compact cards, one open');
+      await toggle.click();
+      await expect(row.getByTestId('never-active')).toBeHidden();
+      await noSidewaysScroll(page, 390);
+
+      // Devices: the device and its last activity on the card, the rest behind the disclosure.
+      await page.goto(`${origin(label)}${BASE}/my-account`);
+      await waitForHydration(page);
+      const device = page.getByTestId('current-device');
+      await expect(device.getByTestId('device-name')).toBeVisible();
+      await expect(device.getByTestId('device-last-activity')).toBeVisible();
+      await expect(device.getByRole('cell').filter({ visible: true })).toHaveCount(2);
+      await device.getByTestId('row-details-toggle').click();
+      expect(await device.getByRole('cell').filter({ visible: true }).count()).toBeGreaterThan(3);
+      await checkA11y(page, 'devices as compact cards');
+
+      // The audit log: when, who and what, and the link to the entry (no script needed).
+      await page.goto(`${origin(label)}${BASE}/admin/activity-logs`);
+      const entry = page.getByTestId('activity-row').first();
+      await expect(entry.getByTestId('activity-event')).toBeVisible();
+      await expect(entry.getByTestId('activity-details-link')).toBeVisible();
+      await expect(entry.getByRole('cell').filter({ visible: true })).toHaveCount(4);
+      await noSidewaysScroll(page, 390);
+      await checkA11y(page, 'audit log as compact cards');
     });
   });
 }

@@ -21,6 +21,15 @@ html .drawer-backdrop{display:none}
 .dt-table{table-layout:fixed}
 .dt-truncate{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .dt-toggle{display:none}
+/* Tenant URLs (issue 27 part 2): below 640px each row is a card, the URL across the card's width and its copy button in view. */
+@media (max-width:639.98px){
+  .tu-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
+  .tu-table,.tu-table tbody,.tu-table tr,.tu-table th,.tu-table td{display:block}
+  .tu-table tr{padding:.5rem 0}
+  .tu-table th,.tu-table td{padding:.25rem 1rem}
+  .tu-table td[data-label]::before{content:attr(data-label);display:block;font-size:.75rem;font-weight:600;color:#334155}
+  .tu-table td.tu-url{overflow-wrap:anywhere}
+}
 /* A value that is never cut (an email): it wraps where it must instead. */
 .dt-whole{overflow-wrap:anywhere}
 .dt-th{white-space:nowrap}

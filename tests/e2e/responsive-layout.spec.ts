@@ -267,7 +267,7 @@ for (const { lang, locale } of LANGUAGES) {
             expect(b.x).toBeGreaterThanOrEqual(0);
             expect(b.x + b.width).toBeLessThanOrEqual(size.width);
           }
-          await expect(longRow.getByRole('cell').nth(1)).toContainText(x.longName);
+          await expect(longRow.getByRole('cell').nth(0)).toContainText(x.longName);
         }
 
         // The admin's last activity: time from now, the full Tokyo time with its zone in a tooltip.

@@ -12,7 +12,9 @@
 import { createClient } from '@libsql/client';
 import type { Page } from '@playwright/test';
 import { join } from 'node:path';
-import { BASE, expect, LANGUAGES, origin, test, waitForHydration, type Lang } from './fixtures';
+import { BASE, DEMO_PASSWORD, expect, LANGUAGES, origin, test, waitForHydration, type Lang } from './fixtures';
+import { ensureDedicatedUsers } from './support/dedicated-users';
+import { TWOFA } from './support/twofa-text';
 import { signInToPage } from './support/admin-text';
 import { ensurePeopleTenant, personEmail } from './support/people';
 import { writeReturning } from './support/db-write';
@@ -461,6 +463,63 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(entry.getByRole('cell').filter({ visible: true })).toHaveCount(4);
       await noSidewaysScroll(page, 390);
       await checkA11y(page, 'audit log as compact cards');
+    });
+  });
+}
+
+// At 390 px (issue 27 part 2): the tenant URLs are cards whose copy buttons are in view and whose
+// URLs read as lines, not a character a line; the 2FA setup puts the otpauth link first, as the
+// main action on a phone, the QR code under it, the key across the card.
+for (const { lang, locale } of LANGUAGES) {
+  test.describe(`phone layouts at 390 px in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
+    test.use({ locale, viewport: { width: 390, height: 844 } });
+    const qrUser = `qr-phone+${lang}@acme.test`;
+    test.beforeAll(async () => {
+      await ensureDedicatedUsers([{ from: 'user@acme.test', email: qrUser, language: lang }]);
+    });
+
+    test('tenant URL rows and their copy buttons fit', async ({ page, checkA11y }) => {
+      await signInToPage(page, lang, 'acme', accountFor('admin@acme.test', lang), '/admin/tenant-settings');
+      const row = page.getByTestId('tenant-url-initial');
+      const copy = row.getByRole('button');
+      await expect(copy).toBeInViewport({ ratio: 1 });
+      const url = row.getByRole('cell').nth(1);
+      // A URL of about 40 characters in two lines at most (it broke one character a line).
+      const lineHeight = await url.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 24);
+      expect((await url.boundingBox())!.height).toBeLessThan(lineHeight * 2 + 16 + 20);
+      expect((await url.boundingBox())!.width).toBeGreaterThan(300);
+      await noSidewaysScroll(page, 390);
+      await checkA11y(page, 'tenant URLs at 390 px');
+    });
+
+    test('the 2FA setup leads with "open in the authenticator app" on a phone', async ({ page, checkA11y }) => {
+      const x = TWOFA[lang];
+      await signInToPage(page, lang, 'acme', qrUser, '/my-account');
+      await page.goto(`${origin('acme')}${BASE}/verify-password?redirect=twofa`);
+      await waitForHydration(page);
+      await page.getByLabel(x.password, { exact: true }).fill(DEMO_PASSWORD);
+      await page.getByRole('button', { name: x.confirm, exact: true }).click();
+      await expect(page).toHaveURL(`${origin('acme')}${BASE}/twofa`);
+      await waitForHydration(page);
+      await page.getByRole('button', { name: x.continue, exact: true }).click();
+      await expect(page.getByTestId('backup-codes').getByRole('listitem')).toHaveCount(5);
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: x.download, exact: true }).click();
+      await download;
+      await page.getByRole('button', { name: x.continue, exact: true }).click();
+      const link = page.getByTestId('twofa-otpauth-link');
+      const qr = page.getByTestId('twofa-qr');
+      const key = page.getByTestId('twofa-manual-code');
+      await expect(link).toBeVisible();
+      await expect(link).toHaveAttribute('href', /^otpauth:\/\/totp\//);
+      const [l, q, k] = [(await link.boundingBox())!, (await qr.boundingBox())!, (await key.boundingBox())!];
+      // The link first, large enough to tap; the QR code under it; the key readable across the card.
+      expect(l.y).toBeLessThan(q.y);
+      expect(l.height).toBeGreaterThanOrEqual(44);
+      expect(q.y + q.height).toBeLessThanOrEqual(k.y + 1);
+      expect(k.width).toBeGreaterThan(250);
+      await noSidewaysScroll(page, 390);
+      await checkA11y(page, '2FA setup QR step at 390 px');
     });
   });
 }

@@ -10,6 +10,7 @@ import { ROUTES } from '../../src/shared/routes';
 import { BASE, LANGUAGES, origin, waitForHydration } from '../e2e/fixtures';
 import { accountFor } from '../e2e/support/accounts';
 import { signInToPage } from '../e2e/support/admin-text';
+import { IMPORT_HEADERS } from '../../src/shared/people/schemas';
 
 const OUT = join(process.cwd(), '.tmp', 'screenshots');
 const SIZES = [
@@ -115,7 +116,8 @@ for (const { lang, locale } of LANGUAGES) {
         await page.getByTestId('users-toolbar').getByRole('button').nth(1).click();
         const dialog = page.getByRole('dialog').first();
         await dialog.waitFor();
-        const csv = lang === 'ja' ? '名前,メールアドレス,部署\r\n,not-an-address,ない部署\r\n山田 花子,,\r\n' : 'Name,Email,Department\r\n,not-an-address,No such department\r\nHanako Yamada,,\r\n';
+        // The sample's headers, rows the import refuses: no name, a bad address, an unknown department.
+        const csv = [IMPORT_HEADERS[lang].join(','), ',not-an-address,,,1,0,0', `${lang === 'ja' ? '山田 花子' : 'Hanako Yamada'},hanako@globex.test,${lang === 'ja' ? '総務部' : 'General Affairs'},,1,0,0`].join('\r\n');
         const picker = dialog.getByLabel(lang === 'ja' ? 'CSVファイルを選択' : 'Choose a CSV file');
         await picker.setInputFiles({ name: 'errors.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
         await dialog.getByRole('button', { name: lang === 'ja' ? 'アップロード' : 'Upload' }).click();

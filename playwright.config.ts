@@ -10,6 +10,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverEnv } from './tests/e2e/support/server-env';
+import { CHROMIUM_PATH, chromiumMissing } from './scripts/chromium.mjs';
+
+// No Chromium: say what to install before the web server builds or any test starts (issue 27).
+const missing = chromiumMissing();
+if (missing) {
+  console.error(`\n${missing}\n`);
+  process.exit(1);
+}
 
 function freePort(): string {
   // Synchronous on purpose (the config cannot await): ask the kernel for a free port.
@@ -62,7 +70,7 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: {
       // `npx playwright install` cannot download here: use Debian's Chromium.
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM_PATH,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -4,11 +4,18 @@
 // (Playwright + Debian's Chromium). Ends with one "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { chromiumMissing } from './chromium.mjs';
 
 const reports = '.tmp/test-reports';
 // Where playwright.config.ts has the browser journeys' server write its log.
 const E2E_SERVER_LOG = `${reports}/e2e-server.log`;
 const firstLine = (text) => String(text ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+// The browser layer needs Chromium: a machine without it is told what to install before any test starts.
+const noChromium = chromiumMissing();
+if (noChromium) {
+  console.error(`\n${noChromium}\n\nnpm test stopped before running anything.`);
+  process.exit(1);
+}
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 

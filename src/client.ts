@@ -4,6 +4,7 @@
 import { createElement, type ComponentType } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import type { IslandName } from './island-texts';
+import { AdoptTyped } from './islands/kit/adopt-typed';
 import { setPageTexts } from './shared/i18n.browser';
 
 const islands: Record<IslandName, () => Promise<{ default: ComponentType<any> }>> = {
@@ -57,7 +58,8 @@ for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
   if (!load || !propsEl) continue;
   const props = JSON.parse(propsEl.textContent || '{}');
   void load().then((m) => {
-    hydrateRoot(el, createElement(m.default, props));
+    // What was typed before the island arrived is adopted, not wiped (kit/adopt-typed.tsx).
+    hydrateRoot(el, createElement(AdoptTyped, { root: el }, createElement(m.default, props)));
     el.dataset.hydrated = 'true';
   });
 }

@@ -215,8 +215,9 @@ for (const { lang, locale } of LANGUAGES) {
       await add.getByRole('button', { name: x.addSubmit, exact: true }).click();
       await expect(toast(page)).toHaveText(new RegExp(`^${x.added}`));
       const userRow = page.getByTestId('user-row').filter({ hasText: person });
-      await expect(userRow.getByRole('cell').nth(0)).toHaveText(renamed);
-      await expect(userRow.getByRole('cell').nth(1)).toHaveText(support);
+      // Name, email and role come first (decision 0044), the departments after them.
+      await expect(userRow.getByRole('cell').nth(3)).toHaveText(renamed);
+      await expect(userRow.getByRole('cell').nth(4)).toHaveText(support);
       await page.goBack();
       await page.reload();
       await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="Departments"]')?.dataset.hydrated === 'true');

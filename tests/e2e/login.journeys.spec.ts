@@ -32,7 +32,12 @@ for (const { lang, locale } of LANGUAGES) {
       // Two apps: the chooser (step 2 of the redirection) offers both.
       const chooser = page.getByRole('dialog', { name: t.chooseApp });
       await expect(chooser).toBeVisible();
-      await expect(chooser.getByRole('link')).toHaveText([t.meishi, t.scheduler]);
+      await expect(chooser.getByTestId('redirection-apps').getByRole('link')).toHaveText([t.meishi, t.scheduler]);
+      // Besides the apps, the account and (an admin) the administration (issue 27 part 4).
+      const elsewhere = chooser.getByRole('navigation', { name: lang === 'ja' ? 'ほかの行き先' : 'Or go to' });
+      await expect(elsewhere.getByRole('link')).toHaveText(lang === 'ja' ? ['マイアカウント', '管理画面'] : ['My account', 'Administration']);
+      await expect(elsewhere.getByRole('link').nth(0)).toHaveAttribute('href', `${BASE}/my-account`);
+      await expect(elsewhere.getByRole('link').nth(1)).toHaveAttribute('href', `${BASE}/admin/users`);
       await checkA11y(page, 'app chooser');
       await chooser.getByRole('link', { name: t.meishi }).click();
       await expect(page).toHaveURL(`${origin('acme')}/meishi/`);
@@ -174,6 +179,27 @@ for (const { lang, locale } of LANGUAGES) {
       const bodies = await Promise.all(scripts);
       expect(bodies.length).toBeGreaterThan(1);
       expect(bodies.filter((b) => b.includes(own) || b.includes(other))).toEqual([]);
+    });
+  });
+}
+
+// The redirection dialog leads an admin to the administration and anyone to the account (issue 27
+// part 4, decision 0044): the links work, in both languages.
+for (const { lang, locale } of LANGUAGES) {
+  test.describe(`the redirection dialog's other ways in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
+    test.use({ locale });
+    test('an admin goes from the app chooser to the administration', async ({ page, account, checkA11y }) => {
+      const t = TEXT[lang];
+      await gotoHydrated(page, `${origin('acme')}${BASE}/login`);
+      await enterEmailOnTenantHost(page, t, account('admin@acme.test'));
+      expect((await submitPassword(page, t, DEMO_PASSWORD)).status()).toBe(200);
+      const chooser = page.getByRole('dialog', { name: t.chooseApp });
+      await expect(chooser).toBeVisible();
+      await checkA11y(page, 'app chooser with the other ways');
+      await chooser.getByRole('link', { name: lang === 'ja' ? '管理画面' : 'Administration' }).click();
+      await expect(page).toHaveURL(`${origin('acme')}${BASE}/admin/users`);
+      await waitForHydration(page);
+      await expect(page.getByTestId('user-row').first()).toBeVisible();
     });
   });
 }

@@ -39,6 +39,8 @@ for (const { lang, locale } of LANGUAGES) {
       // The organisations, and a way out of a step that cannot be dismissed.
       await expect(chooser.getByRole('listitem').getByRole('button')).toHaveText([ACME, GLOBEX]);
       await expect(chooser.getByTestId('redirection-sign-out')).toHaveText(lang === 'ja' ? 'ログアウト' : 'Sign out');
+      // The account is a way too; no administration before an organisation is chosen (issue 27 part 4).
+      await expect(chooser.getByTestId('redirection-shortcuts').getByRole('link')).toHaveText([lang === 'ja' ? 'マイアカウント' : 'My account']);
       await checkA11y(page, 'organisation chooser');
       await chooser.getByRole('button', { name: GLOBEX }).click();
 

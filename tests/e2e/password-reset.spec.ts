@@ -89,7 +89,7 @@ for (const { lang, locale } of LANGUAGES) {
       await checkA11y(page, 'reset done, countdown');
       const chooser = page.getByRole('dialog', { name: t.chooseApp });
       await expect(chooser).toBeVisible({ timeout: 6_000 });
-      await expect(chooser.getByRole('link')).toHaveText([t.meishi, t.scheduler]);
+      await expect(chooser.getByTestId('redirection-apps').getByRole('link')).toHaveText([t.meishi, t.scheduler]);
       await checkA11y(page, 'app chooser after reset');
 
       // The link worked once (the token check answers 422, which the page explains).

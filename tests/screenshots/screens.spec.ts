@@ -10,6 +10,7 @@ import { ROUTES } from '../../src/shared/routes';
 import { BASE, LANGUAGES, origin, waitForHydration } from '../e2e/fixtures';
 import { accountFor } from '../e2e/support/accounts';
 import { signInToPage } from '../e2e/support/admin-text';
+import { IMPORT_HEADERS } from '../../src/shared/people/schemas';
 
 const OUT = join(process.cwd(), '.tmp', 'screenshots');
 const SIZES = [
@@ -82,6 +83,76 @@ for (const { lang, locale } of LANGUAGES) {
         if (size.width < 960) await page.getByTestId('drawer-toggle').click();
         await page.locator('header button[aria-controls="toolbar-user-menu"]').click();
         await shot(page, 'user-menu');
+      });
+
+      test('states behind a click (issue 27)', async ({ page }) => {
+        // The app chooser after login with its new ways: my account and the administration.
+        await page.goto(`${origin('acme')}${BASE}/login`);
+        await waitForHydration(page);
+        await page.locator('input[type=email]').fill(accountFor('admin@acme.test', lang));
+        await page.locator('form button[type=submit]').first().click();
+        await page.locator('input[type=password]').fill('Portal-Demo-2026!');
+        await page.locator('input[type=password]').press('Enter');
+        await page.getByTestId('redirection-dialog').waitFor({ timeout: 20_000 });
+        await shot(page, 'app-chooser-with-account-and-admin');
+
+        // The users list: a card per person on a phone, one opened.
+        await page.goto(`${origin('acme')}${BASE}/admin/users`);
+        await waitForHydration(page);
+        const toggle = page.getByTestId('row-details-toggle').first();
+        if (await toggle.isVisible()) {
+          await toggle.click();
+          await shot(page, 'users-compact-details-open');
+        }
+        // The add-user dialog, on Globex (Acme's demo data has no free seat: its add button is disabled).
+        await page.context().clearCookies();
+        await signInToPage(page, lang, 'globex-jp', accountFor('multi@example.test', lang), '/admin/users');
+        await page.getByTestId('users-toolbar').getByRole('button').first().click();
+        await page.getByRole('dialog').first().waitFor();
+        await shot(page, 'users-add-dialog');
+        await page.keyboard.press('Escape');
+
+        // The CSV import with errors: a file whose rows the import refuses.
+        await page.getByTestId('users-toolbar').getByRole('button').nth(1).click();
+        const dialog = page.getByRole('dialog').first();
+        await dialog.waitFor();
+        // The sample's headers, rows the import refuses: no name, a bad address, an unknown department.
+        const csv = [IMPORT_HEADERS[lang].join(','), ',not-an-address,,,1,0,0', `${lang === 'ja' ? '山田 花子' : 'Hanako Yamada'},hanako@globex.test,${lang === 'ja' ? '総務部' : 'General Affairs'},,1,0,0`].join('\r\n');
+        const picker = dialog.getByLabel(lang === 'ja' ? 'CSVファイルを選択' : 'Choose a CSV file');
+        await picker.setInputFiles({ name: 'errors.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
+        await dialog.getByRole('button', { name: lang === 'ja' ? 'アップロード' : 'Upload' }).click();
+        await dialog.getByTestId('import-outcome').waitFor({ timeout: 15_000 }).catch(() => undefined);
+        await shot(page, 'users-import-with-errors');
+      });
+
+      test('sign-in steps: a real code entry and the 2FA QR step', async ({ page }) => {
+        // The code entry with a login waiting for it (the demo user with app 2FA).
+        await page.goto(`${origin('acme')}${BASE}/login`);
+        await waitForHydration(page);
+        await page.locator('input[type=email]').fill('totp@acme.test');
+        await page.locator('form button[type=submit]').first().click();
+        await page.locator('input[type=password]').fill('Portal-Demo-2026!');
+        await page.locator('input[type=password]').press('Enter');
+        await page.waitForURL(/\/otp/);
+        await shot(page, 'enter-otp-with-a-login-waiting');
+
+        // The 2FA setup's QR step, for a person without 2FA (the stepper's third step).
+        await page.context().clearCookies();
+        await signInToPage(page, lang, 'acme', accountFor('user@acme.test', lang), '/my-account');
+        await page.goto(`${origin('acme')}${BASE}/verify-password?redirect=twofa`);
+        await waitForHydration(page);
+        await page.locator('input[type=password]').fill('Portal-Demo-2026!');
+        await page.locator('input[type=password]').press('Enter');
+        await page.waitForURL(/\/twofa$/);
+        await waitForHydration(page);
+        await page.getByTestId('twofa-step-heading').waitFor();
+        await page.locator('main button').filter({ hasText: lang === 'ja' ? '次へ' : 'Continue' }).first().click();
+        const download = page.waitForEvent('download');
+        await page.locator('main button').filter({ hasText: lang === 'ja' ? 'ダウンロード' : 'Download' }).first().click();
+        await download;
+        await page.locator('main button').filter({ hasText: lang === 'ja' ? '次へ' : 'Continue' }).first().click();
+        await page.getByTestId('twofa-qr').waitFor();
+        await shot(page, 'twofa-setup-qr-step');
       });
 
       test('the organisation chooser', async ({ page }) => {

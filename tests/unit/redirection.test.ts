@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterTenantChosen, decideRedirection, redirectionStep, type RedirectionInput } from '../../src/shared/sign-in/redirection';
+import { afterTenantChosen, decideRedirection, redirectionShortcuts, redirectionStep, type RedirectionInput } from '../../src/shared/sign-in/redirection';
 
 const appUrls = { meishi: '/meishi/', scheduler: '/scheduler/', meishi_operator: '/operator/' };
 const acme = { id: 1, name: 'Acme', hostLabel: 'acme', apps: ['meishi', 'scheduler'] as const };
@@ -61,5 +61,26 @@ describe('the redirection dialog numbers the steps it shows (decision 0033)', ()
   });
   it('the app chooser alone is the only step: no "Step 2 / 2" when step 1 was skipped', () => {
     expect(redirectionStep('choose-app', false)).toBeNull();
+  });
+});
+
+describe('the redirection dialog\'s other ways (issue 27 part 4)', () => {
+  const onAcme = (over: Partial<RedirectionInput>, isAdmin: boolean) =>
+    redirectionShortcuts(base({ tenants: [{ ...acme, apps: [...acme.apps], isAdmin }], hostTenantId: 1, ...over }));
+
+  it('offers my account to everyone, the administration to an admin of this host\'s tenant', () => {
+    expect(onAcme({}, false)).toEqual({ myAccount: '/accounts/my-account', administration: null });
+    expect(onAcme({}, true)).toEqual({ myAccount: '/accounts/my-account', administration: '/accounts/admin/users' });
+  });
+
+  it('an admin of another tenant only is no admin here', () => {
+    const input = base({ tenants: [{ ...acme, apps: [...acme.apps], isAdmin: false }, { ...globex, apps: [...globex.apps], isAdmin: true }], hostTenantId: 1 });
+    expect(redirectionShortcuts(input).administration).toBeNull();
+  });
+
+  it('a tenant manager on a tenant host may administer; nobody does on the main domain', () => {
+    expect(onAcme({ isTenantManager: true }, false).administration).toBe('/accounts/admin/users');
+    const main = base({ tenants: [{ ...acme, apps: [...acme.apps], isAdmin: true }, { ...globex, apps: [...globex.apps], isAdmin: true }], isTenantManager: true });
+    expect(redirectionShortcuts(main)).toEqual({ myAccount: '/accounts/my-account', administration: null });
   });
 });

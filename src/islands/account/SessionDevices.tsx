@@ -163,6 +163,7 @@ export default function SessionDevices(p: SessionDevicesProps) {
             {
               key: 'device',
               header: t('devices.device'),
+              compact: 'title',
               render: (d) => (
                 <span className="flex flex-wrap items-center gap-1">
                   <span data-testid="device-name">{deviceName(t, d)}</span>
@@ -186,6 +187,7 @@ export default function SessionDevices(p: SessionDevicesProps) {
               key: 'last',
               header: t('devices.lastActivity'),
               width: 'w-[8rem]',
+              compact: 'subtitle',
               render: (d) => <RelativeTime value={d.lastActivity} now={p.now} lang={lang} testId="device-last-activity" />,
             },
           ]}
@@ -193,6 +195,7 @@ export default function SessionDevices(p: SessionDevicesProps) {
           rowKey={(d) => d.id}
           rowAttrs={(d) => ({ 'data-testid': d.current ? 'current-device' : 'other-device' })}
           minWidth="min-w-[40rem]"
+          detailsLabel={(d) => deviceLabel(t, d)}
           actions={{
             kind: 'buttons',
             header: t('devices.actions'),

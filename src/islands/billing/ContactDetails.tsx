@@ -74,7 +74,8 @@ export function contactErrors(form: Form): Partial<Record<FieldName, string>> {
 }
 
 function ContactCard({ t, contact, testId }: { t: T; contact: Contact; testId: string }) {
-  const row = 'grid grid-cols-[9rem_1fr] gap-2 py-1 sm:grid-cols-[11rem_1fr]';
+  // One column on a phone (label over value), side by side from 640px: 9rem of label left 6 characters a line at 320px.
+  const row = 'grid grid-cols-1 gap-x-2 py-1 sm:grid-cols-[11rem_minmax(0,1fr)]';
   const value = (v: string | null) => (v ? v : <span className="text-slate-700">{t('admin.common.notSet')}</span>);
   return (
     <dl className="m-0" data-testid={testId}>
@@ -201,7 +202,7 @@ export default function ContactDetails(p: ContactDetailsProps) {
   const title =
     mode?.kind === 'primary' ? t('contacts.dialogPrimary') : mode?.kind === 'billing-create' ? t('contacts.dialogRegister') : t('contacts.dialogBilling');
   return (
-    <div className="grid max-w-5xl gap-6 lg:grid-cols-2">
+    <div className="grid max-w-5xl grid-cols-1 gap-6 lg:grid-cols-2">
       <section aria-labelledby="primary-contact-heading" className={CARD}>
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h2 id="primary-contact-heading" className="m-0 text-lg font-semibold">

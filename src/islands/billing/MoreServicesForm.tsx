@@ -124,7 +124,7 @@ export default function MoreServicesForm(p: MoreServicesFormProps) {
               const countError = isCount(k) && on && readCount(countValue) === null ? t('moreServices.countInvalid') : null;
               return (
                 <li key={k} className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-slate-200 pb-3 last:border-b-0">
-                  <label htmlFor={id} id={`${id}-label`} className="flex min-w-[20rem] items-center gap-2">
+                  <label htmlFor={id} id={`${id}-label`} className="flex items-center gap-2 sm:min-w-[20rem]">
                     <input
                       id={id}
                       type="checkbox"

@@ -6,7 +6,7 @@
 // layout is CSS alone (rules `.dt-*` in uno.config.ts), so the server's markup is already right on
 // a phone; the explicit roles keep the table's semantics when the cards change the elements'
 // display. Decision 0032.
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { T } from '../../shared/i18n';
 import { moveMenuFocus } from './menu-keys';
 import { listQueryString, nextSort, PAGE_SIZES, pageCount, type ListQuery } from '../../shared/list-query';
@@ -31,6 +31,12 @@ export interface DataColumn<R> {
   sortable?: boolean;
   /** Extra classes of the cells (e.g. "whitespace-nowrap"). */
   className?: string;
+  /**
+   * Its place in the compact card below 960px (issue 27 part 3, decision 0044), when the table
+   * has any: `title` (bold, first line), `subtitle` (under it), `chip` (a pill on one line with the
+   * others), `detail` (behind the row's details disclosure). None: `detail`.
+   */
+  compact?: 'title' | 'subtitle' | 'chip' | 'detail';
 }
 
 export interface RowAction {
@@ -78,6 +84,13 @@ export interface DataTableProps<R> {
   /** A min-width class ("min-w-[56rem]"): narrower, the table scrolls sideways (the actions stay in view) rather than crushing its columns. */
   minWidth?: string;
   testId?: string;
+  /**
+   * The compact card's details disclosure: a button per row (default), or `none` when the caller
+   * offers the rest another way (a server page without islands: a link to the entry).
+   */
+  details?: 'toggle' | 'none';
+  /** Names the row in the disclosure's accessible name ("詳細を表示 山田 太郎"): the visible words first. */
+  detailsLabel?: (row: R) => string;
 }
 
 const TH = 'dt-th px-2 py-2 text-left font-semibold';
@@ -169,9 +182,24 @@ export function RowMenu({ id, label, buttonText, items, disabled }: { id: string
 export function DataTable<R>(p: DataTableProps<R>) {
   const { t } = p;
   const colCount = p.columns.length + (p.actions ? 1 : 0);
+  // Compact cards (below 960px): what a person scans for on one card, the rest behind a disclosure.
+  const compact = p.columns.some((c) => c.compact !== undefined);
+  const place = (c: DataColumn<R>) => c.compact ?? 'detail';
+  const hasDetails = compact && p.columns.some((c) => place(c) === 'detail');
+  const toggle = hasDetails && (p.details ?? 'toggle') === 'toggle';
+  // The disclosure sits in the last cell shown on the card.
+  const lastShown = [...p.columns].reverse().find((c) => place(c) !== 'detail')?.key;
+  const [open, setOpen] = useState<ReadonlySet<string | number>>(() => new Set());
+  const flip = (key: string | number) =>
+    setOpen((s) => {
+      const next = new Set(s);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+  const idBase = `dt-${p.testId ?? 'table'}`;
   return (
     <div className="dt-wrap overflow-x-auto rounded-lg bg-white shadow" data-testid={p.testId ? `${p.testId}-wrap` : undefined}>
-      <table role="table" className={`dt-table w-full border-collapse text-left text-sm ${p.minWidth ?? ''}`} data-testid={p.testId}>
+      <table role="table" className={`dt-table w-full border-collapse text-left text-sm ${compact ? 'dt-compact' : ''} ${p.minWidth ?? ''}`} data-testid={p.testId}>
         <caption className="sr-only">{p.caption}</caption>
         <colgroup>
           {p.columns.map((c) => (
@@ -217,18 +245,46 @@ export function DataTable<R>(p: DataTableProps<R>) {
               </td>
             </tr>
           )}
-          {p.rows.map((r) => (
-            <tr role="row" key={p.rowKey(r)} className="dt-row border-t border-slate-200" {...(p.rowAttrs?.(r) ?? {})}>
+          {p.rows.map((r) => {
+            const key = p.rowKey(r);
+            const isOpen = open.has(key);
+            const detailIds = p.columns.filter((c) => place(c) === 'detail').map((c) => `${idBase}-${key}-${c.key}`);
+            return (
+            <tr role="row" key={key} className={`dt-row border-t border-slate-200 ${isOpen ? 'dt-open' : ''}`} {...(p.rowAttrs?.(r) ?? {})}>
               {p.columns.map((c) => {
                 const whole = c.truncate?.(r);
+                const where = compact ? `dt-c-${place(c)}` : '';
                 return (
-                  <td role="cell" key={c.key} className={`${TD} ${c.className ?? ''}`} data-label={c.header}>
+                  <td
+                    role="cell"
+                    key={c.key}
+                    id={compact && place(c) === 'detail' ? `${idBase}-${key}-${c.key}` : undefined}
+                    className={`${TD} ${where} ${c.className ?? ''}`}
+                    data-label={c.header}
+                  >
                     {whole !== undefined ? (
                       <span className="dt-truncate dt-value block" title={whole}>
                         {c.render(r)}
                       </span>
                     ) : (
                       <span className="dt-value block">{c.render(r)}</span>
+                    )}
+                    {toggle && c.key === lastShown && (
+                      // Only on the compact card (CSS hides it from 960px up, where every column shows).
+                      <button
+                        type="button"
+                        className="dt-toggle mt-1 rounded border-0 bg-transparent px-0 py-1 text-sm text-blue-800 underline"
+                        aria-expanded={isOpen}
+                        aria-controls={detailIds.join(' ')}
+                        data-testid="row-details-toggle"
+                        onClick={() => flip(key)}
+                      >
+                        <span aria-hidden="true" className="mr-1 inline-block">
+                          {isOpen ? '▾' : '▸'}
+                        </span>
+                        {t(isOpen ? 'people.list.hideDetails' : 'people.list.details')}
+                        {p.detailsLabel && <span className="sr-only"> {p.detailsLabel(r)}</span>}
+                      </button>
                     )}
                   </td>
                 );
@@ -265,7 +321,8 @@ export function DataTable<R>(p: DataTableProps<R>) {
                 </td>
               )}
             </tr>
-          ))}
+            );
+          })}
         </tbody>
       </table>
     </div>

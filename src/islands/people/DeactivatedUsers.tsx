@@ -8,7 +8,7 @@ import type { DeactivatedUsersPage } from '../../shared/people/schemas';
 import { DEFAULT_LIST_QUERY, type ListQuery } from '../../shared/people/list-state';
 import { ConfirmDialog, Toast, useToast } from '../kit/admin-parts';
 import { DataTable, Pager } from '../kit/DataTable';
-import { DateCell, deleteFromList, DeletingChip, useDeletingPoll } from './people-parts';
+import { DateCell, deleteFromList, EmailText, PersonName, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, PersonRow } from './people-types';
 
 export interface DeactivatedUsersProps {
@@ -84,27 +84,24 @@ export default function DeactivatedUsers(p: DeactivatedUsersProps) {
         testId="deactivated-table"
         caption={t('people.deactivated.listHeading')}
         columns={[
-          { key: 'department', header: t('people.cols.department'), width: 'w-[8rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
           {
             key: 'name',
             header: t('people.cols.name'),
             width: 'w-[10rem]',
+            compact: 'title',
             truncate: (u) => u.name,
-            render: (u) => (
-              <>
-                <span className="font-medium">{u.name}</span>
-                {u.operationStatus === 'deleting' && <DeletingChip t={t} />}
-              </>
-            ),
+            render: (u) => <PersonName t={t} user={u} />,
           },
-          { key: 'email', header: t('people.cols.email'), truncate: (u) => u.email, render: (u) => u.email },
-          { key: 'role', header: t('people.cols.role'), width: 'w-[7rem]', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
+          { key: 'email', header: t('people.cols.email'), compact: 'subtitle', render: (u) => <EmailText email={u.email} /> },
+          { key: 'role', header: t('people.cols.role'), width: 'w-[7rem]', compact: 'chip', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
+          { key: 'department', header: t('people.cols.department'), width: 'w-[8rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
           { key: 'deactivated_at', header: t('people.cols.deactivatedAt'), width: 'w-[13rem]', className: 'whitespace-nowrap', render: (u) => <DateCell value={u.deactivated_at} lang={p.lang} /> },
         ]}
         rows={list.data}
         rowKey={(u) => u.id}
         rowAttrs={(u) => ({ 'data-testid': 'deactivated-row', 'data-email': u.email })}
         minWidth="min-w-[48rem]"
+        detailsLabel={(u) => u.name}
         actions={{
           kind: 'menu',
           header: t('people.deactivated.menu'),

@@ -13,7 +13,7 @@ import { BTN_PRIMARY, BTN_SECONDARY, BTN_SMALL, ConfirmDialog, Toast, useToast }
 import { ImportDialog } from './import-dialog';
 import { DataTable, Pager, type DataColumn } from '../kit/DataTable';
 import RelativeTime from '../kit/RelativeTime';
-import { DateText, deleteFromList, DeletingChip, PendingChip, LINK, useDeletingPoll } from './people-parts';
+import { DateText, deleteFromList, EmailText, LINK, PersonName, useDeletingPoll } from './people-parts';
 import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
 import { UserDialog } from './user-dialog';
 import { errorText } from '../../shared/error-codes';
@@ -328,6 +328,7 @@ export default function UsersScreen(p: UsersScreenProps) {
         rowAttrs={(u) => ({ 'data-testid': 'user-row', 'data-id': u.id, 'data-email': u.email })}
         sort={{ query: p.query, path, dateColumns: DATE_COLUMNS }}
         minWidth="min-w-[56rem]"
+        detailsLabel={who}
         actions={{
           kind: 'menu',
           header: t('people.cols.actions'),
@@ -450,6 +451,18 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
   // Widths per language: the headers and values differ in length ("2段階認証" / "2FA").
   const ja = p.lang === 'ja';
   const cols: (DataColumn<PersonRow> | false)[] = [
+    // Name and email first: admins find people by them (issue 27 part 3); the email is never cut.
+    {
+      key: 'name',
+      header: t('people.cols.name'),
+      width: 'w-[9rem]',
+      sortable: true,
+      compact: 'title',
+      truncate: (u) => u.name,
+      render: (u) => <PersonName t={t} user={u} pending={u.invitation_pending} />,
+    },
+    { key: 'email', header: t('people.cols.email'), sortable: true, compact: 'subtitle', render: (u) => <EmailText email={u.email} /> },
+    { key: 'role', header: t('people.cols.role'), width: ja ? 'w-[6.5rem]' : 'w-[6rem]', compact: 'chip', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
     { key: 'department', header: t('people.cols.department'), width: ja ? 'w-[6rem]' : 'w-[7rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
     p.list.schedulerAllowed && {
       key: 'additional',
@@ -458,28 +471,6 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
       truncate: (u) => u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-',
       render: (u) => u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-',
     },
-    {
-      key: 'name',
-      header: t('people.cols.name'),
-      width: 'w-[8rem]',
-      sortable: true,
-      truncate: (u) => u.name,
-      render: (u) => (
-        <>
-          {/* The reading above the name, as Japanese forms print フリガナ (decision 0045). */}
-          {u.name_reading && (
-            <span className="block text-xs text-slate-700" lang="ja" data-testid="name-reading">
-              {u.name_reading}
-            </span>
-          )}
-          <span className="font-medium">{u.name}</span>
-          {u.invitation_pending && <PendingChip t={t} />}
-          {u.operationStatus === 'deleting' && <DeletingChip t={t} />}
-        </>
-      ),
-    },
-    { key: 'email', header: t('people.cols.email'), sortable: true, truncate: (u) => u.email, render: (u) => u.email },
-    { key: 'role', header: t('people.cols.role'), width: ja ? 'w-[6.5rem]' : 'w-[6rem]', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
     {
       key: 'last_active_at',
       header: t('people.cols.lastActive'),

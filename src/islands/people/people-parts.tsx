@@ -135,3 +135,39 @@ export function uploadWithProgress(
     xhr.send(form);
   });
 }
+
+/**
+ * A person's name as the lists show it, with the chips that say what is going on with them. The one
+ * place the name cell is drawn (users and deactivated users): a reading (furigana) or anything else
+ * shown with the name goes here, under or beside it (issue 27 part 3, decision 0044).
+ */
+export function PersonName({ t, user, pending }: { t: T; user: Pick<PersonRow, 'name' | 'operationStatus'> & { name_reading?: string | null }; pending?: boolean }) {
+  return (
+    <>
+      {/* The reading above the name, as Japanese forms print フリガナ (decision 0045). */}
+      {user.name_reading && (
+        <span className="block text-xs text-slate-700" lang="ja" data-testid="name-reading">
+          {user.name_reading}
+        </span>
+      )}
+      <span className="font-medium" data-testid="person-name">
+        {user.name}
+      </span>
+      {pending && <PendingChip t={t} />}
+      {user.operationStatus === 'deleting' && <DeletingChip t={t} />}
+    </>
+  );
+}
+
+/** An email address, whole: where the column is narrow it breaks before the "@" first, never cut. */
+export function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <span className="dt-whole">{email}</span>;
+  return (
+    <span className="dt-whole" data-testid="person-email">
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </span>
+  );
+}

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../../shared/api';
 import { getT, type Lang } from '../../shared/i18n';
-import { afterTenantChosen, decideRedirection, redirectionStep, type Decision, type RedirectionInput } from '../../shared/sign-in/redirection';
+import { afterTenantChosen, decideRedirection, redirectionShortcuts, redirectionStep, type Decision, type RedirectionInput } from '../../shared/sign-in/redirection';
 import Dialog from '../kit/Dialog';
 import { buttonClass } from '../kit/Button';
 
@@ -61,6 +61,8 @@ export default function Redirection({ lang, input }: RedirectionProps) {
 
   const chooseTenant = decision.kind === 'choose-tenant';
   const step = redirectionStep(decision.kind, tenantChooserShown);
+  // Besides the spec's choices: the account, and the administration for those who may (0044).
+  const shortcuts = redirectionShortcuts(input);
   return (
     // A step of signing in, not a side trip: no dismissal (no onDismiss), the heading takes the focus.
     <Dialog open labelledBy="redirection-title" initialFocus={headingRef} testId="redirection-dialog">
@@ -94,7 +96,7 @@ export default function Redirection({ lang, input }: RedirectionProps) {
             </ul>
           </form>
         ) : (
-          <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0">
+          <ul className="m-0 mt-4 flex list-none flex-col gap-2 p-0" data-testid="redirection-apps">
             {decision.apps.map((app) => (
               <li key={app}>
                 <a className="block rounded border border-slate-300 px-4 py-3 text-slate-900 no-underline hover:bg-slate-100" href={input.appUrls[app]}>
@@ -104,6 +106,25 @@ export default function Redirection({ lang, input }: RedirectionProps) {
             ))}
           </ul>
         )}
+        <nav aria-labelledby="redirection-elsewhere" className="mt-4 border-t border-slate-200 pt-3" data-testid="redirection-shortcuts">
+          <h3 id="redirection-elsewhere" className="m-0 mb-2 text-sm font-semibold text-slate-700">
+            {t('redirection.elsewhere')}
+          </h3>
+          <ul className="m-0 flex list-none flex-wrap gap-x-4 gap-y-2 p-0">
+            <li>
+              <a href={shortcuts.myAccount} className="inline-block py-1 text-blue-800 underline">
+                {t('redirection.myAccount')}
+              </a>
+            </li>
+            {shortcuts.administration && (
+              <li>
+                <a href={shortcuts.administration} className="inline-block py-1 text-blue-800 underline">
+                  {t('redirection.administration')}
+                </a>
+              </li>
+            )}
+          </ul>
+        </nav>
         {/* A way out of a step that cannot be dismissed: the wrong account, or no wish to go on. */}
         <div className="mt-4 text-right">
           <button

@@ -42,13 +42,13 @@ export function readSubdomain(value: string): { ok: true; label: string | null }
 function UrlRow({ t, kind, entry, onCopied }: { t: T; kind: 'initial' | 'custom'; entry: TenantUrl | null; onCopied: (ok: boolean) => void }) {
   const name = t(kind === 'initial' ? 'tenantSettings.initial' : 'tenantSettings.custom');
   return (
-    <tr className="border-t border-slate-200" data-testid={`tenant-url-${kind}`}>
-      <th scope="row" className="px-4 py-3 text-left font-medium">
+    <tr role="row" className="border-t border-slate-200" data-testid={`tenant-url-${kind}`}>
+      <th role="rowheader" scope="row" className="px-4 py-3 text-left font-medium">
         {name}
       </th>
-      <td className="px-4 py-3">{entry ? entry.label : t('tenantSettings.notAvailable')}</td>
-      <td className="break-all px-4 py-3">{entry ? entry.url : t('tenantSettings.notAvailable')}</td>
-      <td className="px-4 py-3">
+      <td role="cell" className="px-4 py-3" data-label={t('tenantSettings.colSubdomain')}>{entry ? entry.label : t('tenantSettings.notAvailable')}</td>
+      <td role="cell" className="tu-url px-4 py-3" data-label={t('tenantSettings.colUrl')}>{entry ? entry.url : t('tenantSettings.notAvailable')}</td>
+      <td role="cell" className="tu-copy px-4 py-3">
         {entry && <CopyButton t={t} text={entry.url} label={t('tenantSettings.copyLabel', { kind: name })} quiet onCopied={onCopied} />}
       </td>
     </tr>
@@ -157,25 +157,25 @@ export default function TenantUrlSettings(p: TenantUrlSettingsProps) {
   return (
     <div>
       <div className="max-w-4xl overflow-x-auto rounded-lg bg-white shadow">
-        <table className="w-full border-collapse text-left">
+        <table role="table" className="tu-table w-full border-collapse text-left">
           <caption className="sr-only">{t('tenantSettings.caption')}</caption>
-          <thead className="bg-slate-100 text-sm">
-            <tr>
-              <th scope="col" className="px-4 py-2 font-semibold">
+          <thead role="rowgroup" className="bg-slate-100 text-sm">
+            <tr role="row">
+              <th role="columnheader" scope="col" className="px-4 py-2 font-semibold">
                 {t('tenantSettings.colKind')}
               </th>
-              <th scope="col" className="px-4 py-2 font-semibold">
+              <th role="columnheader" scope="col" className="px-4 py-2 font-semibold">
                 {t('tenantSettings.colSubdomain')}
               </th>
-              <th scope="col" className="px-4 py-2 font-semibold">
+              <th role="columnheader" scope="col" className="px-4 py-2 font-semibold">
                 {t('tenantSettings.colUrl')}
               </th>
-              <th scope="col" className="px-4 py-2 font-semibold">
+              <th role="columnheader" scope="col" className="px-4 py-2 font-semibold">
                 {t('tenantSettings.colActions')}
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             <UrlRow t={t} kind="initial" entry={p.initial} onCopied={copied} />
             <UrlRow t={t} kind="custom" entry={p.custom} onCopied={copied} />
           </tbody>

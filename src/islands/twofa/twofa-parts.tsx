@@ -119,25 +119,34 @@ export function BackupCodesPanel({ t, codes, email, onSaved }: BackupCodesPanelP
  * hands the same key to the authenticator app installed there.
  */
 export function QrPanel({ t, qrCode, manualCode, otpauthUrl }: { t: T; qrCode: string; manualCode: string; otpauthUrl?: string | null }) {
+  // On a phone the link is the main action (nothing scans its own screen): first, drawn as a
+  // button, the QR code smaller under it and the key across the whole width. From 640px the QR
+  // code and the key sit side by side and the link is a plain link, still first (issue 27 part 2).
   return (
-    <div className="flex flex-wrap items-start gap-4">
-      <img src={qrCode} alt={t('twofa.qrAlt')} width={192} height={192} className="h-48 w-48 rounded border border-slate-300 bg-white" data-testid="twofa-qr" />
-      <div className="min-w-0 flex-1">
-        <p className="m-0 text-sm text-slate-700">{t('twofa.manualLabel')}</p>
-        <p className="m-0 mt-1 break-all font-mono text-lg">
-          <code data-testid="twofa-manual-code">{manualCode}</code>
+    <div className="flex flex-col gap-4">
+      {otpauthUrl && (
+        <p className="m-0">
+          <a
+            href={otpauthUrl}
+            className="inline-block rounded bg-blue-800 px-4 py-3 font-semibold text-white no-underline sm:rounded-none sm:bg-transparent sm:p-0 sm:font-normal sm:text-blue-800 sm:underline"
+            data-testid="twofa-otpauth-link"
+          >
+            {t('twofa.openInApp')}
+          </a>
+          <span className="mt-1 block text-sm text-slate-700">{t('twofa.openInAppHint')}</span>
         </p>
-        <div className="mt-2">
-          <CopyButton t={t} text={manualCode.replace(/\s+/g, '')} label={t('twofa.copyKey')} testId="twofa-copy-key" />
-        </div>
-        {otpauthUrl && (
-          <p className="m-0 mt-3">
-            <a href={otpauthUrl} className="text-blue-800 underline" data-testid="twofa-otpauth-link">
-              {t('twofa.openInApp')}
-            </a>
-            <span className="block text-sm text-slate-700">{t('twofa.openInAppHint')}</span>
+      )}
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+        <img src={qrCode} alt={t('twofa.qrAlt')} width={192} height={192} className="h-40 w-40 shrink-0 rounded border border-slate-300 bg-white sm:h-48 sm:w-48" data-testid="twofa-qr" />
+        <div className="min-w-0 sm:flex-1">
+          <p className="m-0 text-sm text-slate-700">{t('twofa.manualLabel')}</p>
+          <p className="m-0 mt-1 break-all font-mono text-lg">
+            <code data-testid="twofa-manual-code">{manualCode}</code>
           </p>
-        )}
+          <div className="mt-2">
+            <CopyButton t={t} text={manualCode.replace(/\s+/g, '')} label={t('twofa.copyKey')} testId="twofa-copy-key" />
+          </div>
+        </div>
       </div>
     </div>
   );

@@ -262,6 +262,8 @@ export async function activityLogsPage(c: TenantCtx) {
             testId="activity-table"
             caption={t('titles.activity-logs')}
             minWidth="min-w-[52rem]"
+            // On a phone the card shows when, who and what; the entry's link shows the rest.
+            details="none"
             rows={entries}
             rowKey={(e) => e.id}
             rowAttrs={(e) => ({ 'data-testid': 'activity-row', 'data-id': e.id, 'data-action': e.action })}
@@ -270,6 +272,7 @@ export async function activityLogsPage(c: TenantCtx) {
                 key: 'time',
                 header: t('activityLogs.time', { zone }),
                 width: 'w-[9.5rem]',
+                compact: 'title',
                 render: (e) => (
                   <time dateTime={new Date(e.createdAt).toISOString()} title={fullTimestamp(e.createdAt, lang)}>
                     <span className="block whitespace-nowrap">{formatDate(e.createdAt, lang)}</span>
@@ -277,8 +280,8 @@ export async function activityLogsPage(c: TenantCtx) {
                   </time>
                 ),
               },
-              { key: 'actor', header: t('people.auditCsv.columns.actor'), render: (e) => <Actor t={t} e={e} /> },
-              { key: 'event', header: t('activityLogs.event'), width: 'w-[13rem]', render: (e) => <Event t={t} lang={lang} action={e.action} /> },
+              { key: 'actor', header: t('people.auditCsv.columns.actor'), compact: 'subtitle', render: (e) => <Actor t={t} e={e} /> },
+              { key: 'event', header: t('activityLogs.event'), width: 'w-[13rem]', compact: 'subtitle', render: (e) => <Event t={t} lang={lang} action={e.action} /> },
               {
                 key: 'target',
                 header: t('activityLogs.target'),

@@ -50,7 +50,7 @@ export async function redirectionInput(c: Ctx, continuePath: string | null): Pro
   if (!user) throw new Error('redirectionInput needs a signed-in user');
   const memberships = activeOnly(await listMemberships(deps.db, user.id));
   return {
-    tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps })),
+    tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps, isAdmin: m.member.isAdmin })),
     hostTenantId: hostTenant?.id ?? null,
     isTenantManager: user.isTenantManager,
     continuePath,
@@ -94,7 +94,7 @@ export async function answerOutcomeWithRedirect(
   if (ctx.outlook) return seeOther(c, login);
   const memberships = activeOnly(outcome.memberships);
   const decision = decideRedirection({
-    tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps })),
+    tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps, isAdmin: m.member.isAdmin })),
     hostTenantId: hostTenant?.id ?? null,
     isTenantManager: outcome.user.isTenantManager,
     continuePath: ctx.continuePath,

@@ -72,7 +72,7 @@ async function loginPage(c: Ctx, posted?: PostedLogin) {
   } else if (user) {
     const memberships = activeOnly(c.get('memberships') ?? (await listMemberships(deps.db, user.id)));
     const input = {
-      tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps })),
+      tenants: memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, hostLabel: canonicalLabel(m.tenant), apps: m.apps, isAdmin: m.member.isAdmin })),
       hostTenantId: hostTenant?.id ?? null,
       isTenantManager: user.isTenantManager,
       continuePath,

@@ -8,6 +8,8 @@ export interface RedirectTenant {
   /** Host label the tenant is reached at: custom subdomain if set, else initial. */
   hostLabel: string;
   apps: AppKey[];
+  /** An admin of this tenant: the dialog offers its administration (issue 27 part 4). */
+  isAdmin?: boolean;
 }
 
 export interface RedirectionInput {
@@ -71,6 +73,18 @@ function targetsAllowedApp(path: string, tenant: RedirectTenant, basePath: strin
 
 function continueQuery(continuePath: string | null) {
   return continuePath ? `?continue=${encodeURIComponent(continuePath)}` : '';
+}
+
+/**
+ * The ways beside the apps the redirection dialog offers (issue 27 part 4, decision 0044): "My
+ * account" to everyone, and "Administration" to an admin of the tenant of this host and to a
+ * tenant manager on a tenant's host. Paths on this host: the organisation chooser (main domain,
+ * no tenant yet) offers only the account.
+ */
+export function redirectionShortcuts(input: RedirectionInput): { myAccount: string; administration: string | null } {
+  const host = input.hostTenantId === null ? undefined : input.tenants.find((t) => t.id === input.hostTenantId);
+  const mayAdminister = input.hostTenantId !== null && (input.isTenantManager || host?.isAdmin === true);
+  return { myAccount: `${input.basePath}/my-account`, administration: mayAdminister ? `${input.basePath}/admin/users` : null };
 }
 
 /**

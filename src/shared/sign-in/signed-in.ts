@@ -7,7 +7,7 @@ import type { AppKey, RedirectionInput } from './redirection';
 export interface SignedInUser {
   email: string;
   is_tenant_manager: boolean;
-  tenants: { id: number; name: string; subdomain: string | null; initial_subdomain: string; apps: AppKey[] }[];
+  tenants: { id: number; name: string; subdomain: string | null; initial_subdomain: string; apps: AppKey[]; is_admin?: boolean }[];
 }
 
 export interface PasswordComplianceAnswer {
@@ -25,7 +25,7 @@ export interface RedirectionContext {
 
 export function redirectionFor(user: SignedInUser, ctx: RedirectionContext): RedirectionInput {
   return {
-    tenants: user.tenants.map((x) => ({ id: x.id, name: x.name, hostLabel: x.subdomain ?? x.initial_subdomain, apps: x.apps })),
+    tenants: user.tenants.map((x) => ({ id: x.id, name: x.name, hostLabel: x.subdomain ?? x.initial_subdomain, apps: x.apps, isAdmin: x.is_admin === true })),
     hostTenantId: ctx.hostTenantId,
     isTenantManager: user.is_tenant_manager,
     continuePath: ctx.continuePath,

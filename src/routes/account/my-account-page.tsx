@@ -28,12 +28,12 @@ async function myAccount(c: SignedInCtx) {
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c, user);
   const personal = scope.kind === 'person';
-  const tenantName = c.var.hostTenant?.name ?? '';
+  const tenantName = c.get('hostTenant')?.name ?? '';
   const sso = isSsoUser(c) || !personal;
   // The screen's data in one round trip after the principal's (issue 23).
   const { invitations: pending, devices: all, passkeys } = await readAll(deps.db, {
     invitations: personal ? invitationsRead(deps.db, user.id) : read({}, () => []),
-    devices: devicesRead(deps, c.var.session, scope, rememberedDeviceCookie(c)),
+    devices: devicesRead(deps, c.get('session'), scope, rememberedDeviceCookie(c)),
     passkeys: sso ? read({}, () => 0) : passkeyCountRead(deps.db, user.id),
   });
   const invitations = pending.length;
@@ -57,7 +57,7 @@ async function myAccount(c: SignedInCtx) {
         <p className="text-slate-700" data-testid="signed-in-as">
           {t('myAccount.signedInAs', { name: user.name, email: user.email })}
         </p>
-        {c.var.hostTenant && <p className="text-slate-700">{t('myAccount.organization', { tenant: c.var.hostTenant.name })}</p>}
+        {tenantName && <p className="text-slate-700">{t('myAccount.organization', { tenant: tenantName })}</p>}
         {!personal && (
           <section aria-labelledby="account-scope-title" className="mb-4 max-w-2xl rounded border border-blue-700 bg-blue-50 p-4 text-blue-950" data-testid="account-scope">
             <h2 id="account-scope-title" className="m-0 text-base font-semibold">

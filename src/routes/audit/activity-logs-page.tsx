@@ -209,7 +209,7 @@ function FilterForm({ t, f, path }: { t: T; f: Filters; path: string }) {
 
 export async function activityLogsPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
   const path = `${base}/admin/activity-logs`;
   const before = parseCursor(c.req.query('before'));
@@ -228,7 +228,7 @@ export async function activityLogsPage(c: TenantCtx) {
   };
   const entryId = Number(c.req.query('entry'));
   const [{ data }, { entries, next }, entry] = await Promise.all([
-    loadFrame(c, c.var.user),
+    loadFrame(c, c.get('user')),
     listActivity(scope, before, undefined, filter),
     Number.isInteger(entryId) && entryId > 0 ? getActivity(scope, entryId) : Promise.resolve(null),
   ]);

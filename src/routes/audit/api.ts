@@ -10,7 +10,7 @@ export const auditApi = new Hono<AppEnv>();
 
 auditApi.get('/admin/activity-logs/export-csv', requireAccess('admin'), async (c) => {
   const { deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const now = deps.clock.now();
   const t = c.get('t');
   const filename = exportFilename(t('titles.activity-logs'), now);

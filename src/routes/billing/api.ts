@@ -17,36 +17,36 @@ export const billingApi = new Hono<AppEnv>();
 const admin = requireAccess('admin');
 
 
-billingApi.get('/admin/tenant-contacts', admin, async (c) => c.json(await getContacts(c.get('deps'), c.var.tenantScope)));
+billingApi.get('/admin/tenant-contacts', admin, async (c) => c.json(await getContacts(c.get('deps'), c.get('tenantScope'))));
 
 billingApi.post('/admin/tenant-contacts/billing-contact', admin, async (c) => {
   const input = await readJson(c, contactSchema);
-  return c.json(await createBillingContact(c.get('deps'), c.var.tenantScope, input, actorOf(c)), 201);
+  return c.json(await createBillingContact(c.get('deps'), c.get('tenantScope'), input, actorOf(c)), 201);
 });
 
 billingApi.patch('/admin/tenant-contacts/:id', admin, async (c) => {
   const input = await readJson(c, contactSchema);
-  return c.json(await updateContact(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), input, actorOf(c)));
+  return c.json(await updateContact(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), input, actorOf(c)));
 });
 
 billingApi.delete('/admin/tenant-contacts/:id', admin, async (c) => {
-  await deleteContact(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
+  await deleteContact(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), actorOf(c));
   return c.json({ message: 'success' });
 });
 
-billingApi.get('/admin/contract-details', admin, async (c) => c.json(await getContractDetails(c.var.tenantScope)));
+billingApi.get('/admin/contract-details', admin, async (c) => c.json(await getContractDetails(c.get('tenantScope'))));
 
 billingApi.post('/admin/get-more-services', admin, async (c) => {
   const items = await readJson(c, moreServicesSchema);
-  await requestMoreServices(c.get('deps'), c.var.tenantScope, c.get('user'), items, c.get('clientIp'));
+  await requestMoreServices(c.get('deps'), c.get('tenantScope'), c.get('user'), items, c.get('clientIp'));
   return c.json({ message: 'success' });
 });
 
 billingApi.post('/apply-for-contract', admin, async (c) => {
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const { status } = scope.tenant;
   if (status !== 'trial_expired_not_yet_contracted' && status !== 'trial') throw new AppError('not-applicable');
-  const r = await applyForContract(c.var.deps, scope, c.var.user, c.var.clientIp);
+  const r = await applyForContract(c.get('deps'), scope, c.get('user'), c.get('clientIp'));
   return c.json({ message: r.alreadyApplied ? 'already-applied' : 'success' });
 });
 

@@ -11,8 +11,8 @@ import { renderPage } from '../http/page';
 
 export async function contactDetailsPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
-  const { data } = await loadFrame(c, c.var.user);
+  const scope = c.get('tenantScope');
+  const { data } = await loadFrame(c, c.get('user'));
   const contacts = await getContacts(deps, scope).catch((err: unknown) => {
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), path: c.req.path, error: String(err) }));
     return null;

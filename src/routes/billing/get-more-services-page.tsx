@@ -11,8 +11,8 @@ import { renderPage } from '../http/page';
 
 export async function getMoreServicesPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
-  const { data } = await loadFrame(c, c.var.user);
+  const scope = c.get('tenantScope');
+  const { data } = await loadFrame(c, c.get('user'));
   const contract = await getContractDetails(scope).catch(() => null);
   return renderPage(c, {
     titleKey: 'titles.get-more-services',

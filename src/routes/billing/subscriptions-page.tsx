@@ -140,9 +140,9 @@ function Contract({ t, lang, d, now, base }: { t: T; lang: Lang; d: ContractDeta
 
 export async function subscriptionsPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   const details = await getContractDetails(scope).catch(() => null);
   return renderPage(c, {
     titleKey: 'titles.subscriptions',

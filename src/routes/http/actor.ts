@@ -2,4 +2,4 @@
 import type { PeopleActor } from '../../domain/people/users';
 import type { TenantCtx } from './env';
 
-export const actorOf = (c: TenantCtx): PeopleActor => ({ userId: c.var.user.id, ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null });
+export const actorOf = (c: TenantCtx): PeopleActor => ({ userId: c.get('user').id, ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null });

@@ -11,7 +11,7 @@ import { type PageOptions, renderPage } from './page';
 export async function renderFramed(c: Ctx, opts: { titleKey: string; status?: PageOptions['status']; heading: string; wide?: boolean; children: ReactNode }): Promise<Response> {
   const { t, lang, deps } = c.var;
   const { user } = c.var;
-  if (user && c.var.hostTenant) {
+  if (user && c.get('hostTenant')) {
     try {
       const { data } = await loadFrame(c, user);
       return renderPage(c, {

@@ -109,16 +109,16 @@ const notSso: MiddlewareHandler<AuthedEnv> = async (c, next) => {
 const account = [requireSession, notSso] as const;
 
 function actor(c: SignedInCtx): Actor {
-  return { user: c.var.user, tenantId: c.var.hostTenant?.id ?? null, ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null };
+  return { user: c.get('user'), tenantId: c.get('hostTenant')?.id ?? null, ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null };
 }
 
-passkeysApi.get('/passkeys', ...account, async (c) => c.json({ passkeys: (await listPasskeys(c.var.deps.db, c.var.user.id)).map(passkeyView) }));
+passkeysApi.get('/passkeys', ...account, async (c) => c.json({ passkeys: (await listPasskeys(c.get('deps').db, c.get('user').id)).map(passkeyView) }));
 
 // Adding needs the password (or a passkey) confirmed in this session within 15 minutes.
 passkeysApi.post('/passkeys/options', ...account, async (c) => {
   const { deps, user, session } = c.var;
   assertRecentPassword(session, deps.clock.now());
-  return c.json(await creationOptions(deps, user, { purpose: 'register', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.var.hostTenant?.id ?? null, sessionId: session.id }));
+  return c.json(await creationOptions(deps, user, { purpose: 'register', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.get('hostTenant')?.id ?? null, sessionId: session.id }));
 });
 
 passkeysApi.post('/passkeys', ...account, async (c) => {
@@ -136,7 +136,7 @@ passkeysApi.post('/passkeys', ...account, async (c) => {
 
 passkeysApi.patch('/passkeys/:id', ...account, async (c) => {
   const { name } = await readJson(c, passkeyRenameSchema);
-  return c.json({ message: 'success', passkey: await renamePasskey(c.var.deps, actor(c), c.req.param('id'), name) });
+  return c.json({ message: 'success', passkey: await renamePasskey(c.get('deps'), actor(c), c.req.param('id'), name) });
 });
 
 // Removing needs the password again; an account without one confirms with a passkey first.
@@ -157,19 +157,19 @@ passkeysApi.delete('/passkeys/:id', ...account, async (c) => {
 passkeysApi.post('/passkeys/verify-session/options', ...account, async (c) => {
   const { deps, user, session } = c.var;
   const allow = await ownPasskeys(deps, user.id);
-  return c.json(await requestOptions(deps, { purpose: 'reauth', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.var.hostTenant?.id ?? null, userId: user.id, sessionId: session.id }, allow));
+  return c.json(await requestOptions(deps, { purpose: 'reauth', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.get('hostTenant')?.id ?? null, userId: user.id, sessionId: session.id }, allow));
 });
 
 passkeysApi.post('/passkeys/verify-session', ...account, async (c) => {
   const { deps, user, session } = c.var;
   const { response } = await readJson(c, passkeyAssertionSchema);
-  await reverifyWithPasskey(deps, { user, session, response: asAssertion(response), origin: requestOrigin(c), browser: browserToken(c), tenantId: c.var.hostTenant?.id ?? null, ip: c.var.clientIp });
+  await reverifyWithPasskey(deps, { user, session, response: asAssertion(response), origin: requestOrigin(c), browser: browserToken(c), tenantId: c.get('hostTenant')?.id ?? null, ip: c.get('clientIp') });
   return c.json({ message: 'verified' });
 });
 
 // ---- A tenant admin, for a member's lost device ----------------------------------------------------
 
 passkeysApi.delete('/admin/users/:id/passkeys', requireAccess('admin'), async (c) => {
-  const removed = await removeMemberPasskeys(c.var.deps, c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
+  const removed = await removeMemberPasskeys(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), actorOf(c));
   return c.json({ message: 'success', removed });
 });

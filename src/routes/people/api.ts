@@ -41,7 +41,7 @@ const sleep = (ms: number) => new Promise<'timeout'>((r) => setTimeout(() => r('
 // The members in the import file's columns (decision 0045), for a round trip through a spreadsheet.
 adminPeopleApi.get('/admin/users/export', people, async (c) => {
   const { deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const now = deps.clock.now();
   const t = c.get('t');
   const filename = exportFilename(t('people.users.exportFilename'), now);
@@ -56,20 +56,20 @@ adminPeopleApi.get('/admin/users/export', people, async (c) => {
 
 adminPeopleApi.get('/admin/users', people, async (c) => {
   const q = readQuery(c, usersQuerySchema);
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const { page } = await readOne(scope.db, usersPageRead(scope, q, isManagerOnly(c)));
   return c.json(page satisfies UsersPage);
 });
 
 adminPeopleApi.get('/admin/deactivated-users', people, async (c) => {
   const { page } = readQuery(c, pageQuerySchema);
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   return c.json((await readOne(scope.db, deactivatedRead(scope, page, DEACTIVATED_PAGE_SIZE))).list);
 });
 
 adminPeopleApi.get('/admin/apps/allowed', people, async (c) => {
-  const scope = c.var.tenantScope;
-  return c.json(allowedAppsView(await readOne(scope.db, allowedAppsRead(scope)), c.var.t));
+  const scope = c.get('tenantScope');
+  return c.json(allowedAppsView(await readOne(scope.db, allowedAppsRead(scope)), c.get('t')));
 });
 
 /** Sends the invitations a call just queued, after the response (the queue row is the durable part). */
@@ -80,7 +80,7 @@ function kickMailQueue(c: TenantCtx) {
 adminPeopleApi.post('/admin/users/invite', people, async (c) => {
   const { users } = await readJson(c, inviteSchema);
   const { deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const count = await inviteUsers(deps, scope, users, actorOf(c));
   // "Resend to all" is bulk: the throttled queue, after the answer. Chosen people are sent now,
   // ahead of it: the admin may be on the phone with them (decision 0037).
@@ -91,25 +91,25 @@ adminPeopleApi.post('/admin/users/invite', people, async (c) => {
 
 // Who "SSO for all users" would send to an IdP that has never signed them in (decision 0043).
 adminPeopleApi.post('/admin/users/enable-sso-for-all/preview', people, async (c) =>
-  c.json(await previewLockout(c.get('deps'), c.var.tenantScope, { kind: 'sso-for-all' }, c.var.clientIp), 200, { 'Cache-Control': 'no-store' }),
+  c.json(await previewLockout(c.get('deps'), c.get('tenantScope'), { kind: 'sso-for-all' }, c.get('clientIp')), 200, { 'Cache-Control': 'no-store' }),
 );
 
 adminPeopleApi.post('/admin/users/enable-sso-for-all', people, async (c) => {
   const { confirmAffected } = readQuery(c, confirmAffectedSchema);
-  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'sso-for-all' }, c.var.clientIp, confirmAffected);
-  await setSsoForAll(c.get('deps'), c.var.tenantScope, true, actorOf(c));
+  await assertConfirmed(c.get('deps'), c.get('tenantScope'), { kind: 'sso-for-all' }, c.get('clientIp'), confirmAffected);
+  await setSsoForAll(c.get('deps'), c.get('tenantScope'), true, actorOf(c));
   return c.json({ message: 'success' });
 });
 
 adminPeopleApi.post('/admin/users/disable-sso-for-all', people, async (c) => {
-  await setSsoForAll(c.get('deps'), c.var.tenantScope, false, actorOf(c));
+  await setSsoForAll(c.get('deps'), c.get('tenantScope'), false, actorOf(c));
   return c.json({ message: 'success' });
 });
 
 adminPeopleApi.post('/admin/users', people, async (c) => {
   const input = await readJson(c, userInputSchema);
   const { deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const { user, invited } = await addUser(deps, scope, input, actorOf(c));
   if (invited) await sendPendingMailOf(deps, scope, user.id);
   // `invited`: false when an already registered person was added (they get an "added" mail).
@@ -119,7 +119,7 @@ adminPeopleApi.post('/admin/users', people, async (c) => {
 adminPeopleApi.patch('/admin/users/:id', people, async (c) => {
   const input = await readJson(c, userUpdateSchema);
   const { deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const r = await updateUser(deps, scope, idParam(c.req.param('id')), input, actorOf(c));
   if (r.message === 'sent-register-mail-to-new-email-id') await sendPendingMailOf(deps, scope, r.user.id);
   return c.json({ message: r.message, user: r.user });
@@ -127,7 +127,7 @@ adminPeopleApi.patch('/admin/users/:id', people, async (c) => {
 
 adminPeopleApi.delete('/admin/users/:id', people, async (c) => {
   const { deps } = c.var;
-  const jobId = await startUserDeletion(deps, c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
+  const jobId = await startUserDeletion(deps, c.get('tenantScope'), idParam(c.req.param('id')), actorOf(c));
   const work = runDeletionJob(deps, jobId);
   inBackground(c, work);
   // Small deletions finish while the admin waits (204); longer ones answer 202 and the list shows
@@ -140,38 +140,38 @@ adminPeopleApi.delete('/admin/users/:id', people, async (c) => {
 });
 
 adminPeopleApi.post('/admin/users/:id/deactivate', people, async (c) => {
-  await deactivateUser(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
+  await deactivateUser(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), actorOf(c));
   return c.json({ message: 'success' });
 });
 
 adminPeopleApi.post('/admin/users/:id/reactivate', people, async (c) => {
-  await reactivateUser(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
+  await reactivateUser(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), actorOf(c));
   return c.json({ message: 'success' });
 });
 
 adminPeopleApi.get('/admin/users/:id/cards-count', people, async (c) =>
-  c.json({ data: await usageCount(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), 'cards') }),
+  c.json({ data: await usageCount(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), 'cards') }),
 );
 
 adminPeopleApi.get('/admin/users/:id/schedules-count', people, async (c) =>
-  c.json({ data: await usageCount(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), 'schedules') }),
+  c.json({ data: await usageCount(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), 'schedules') }),
 );
 
-adminPeopleApi.get('/admin/departments', people, async (c) => c.json(await readOne(c.var.tenantScope.db, departmentsRead(c.var.tenantScope))));
+adminPeopleApi.get('/admin/departments', people, async (c) => c.json(await readOne(c.get('tenantScope').db, departmentsRead(c.get('tenantScope')))));
 
-adminPeopleApi.get('/departments-with-users', people, async (c) => c.json(await readOne(c.var.tenantScope.db, departmentsWithUsersRead(c.var.tenantScope))));
+adminPeopleApi.get('/departments-with-users', people, async (c) => c.json(await readOne(c.get('tenantScope').db, departmentsWithUsersRead(c.get('tenantScope')))));
 
 adminPeopleApi.post('/admin/departments', people, async (c) => {
   const { name } = await readJson(c, departmentSchema);
-  return c.json(await addDepartment(c.get('deps'), c.var.tenantScope, name, actorOf(c)), 201);
+  return c.json(await addDepartment(c.get('deps'), c.get('tenantScope'), name, actorOf(c)), 201);
 });
 
 adminPeopleApi.patch('/admin/departments/:id', people, async (c) => {
   const { name } = await readJson(c, departmentSchema);
-  return c.json(await renameDepartment(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), name, actorOf(c)));
+  return c.json(await renameDepartment(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), name, actorOf(c)));
 });
 
 adminPeopleApi.delete('/admin/departments/:id', people, async (c) => {
-  await deleteDepartment(c.get('deps'), c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
+  await deleteDepartment(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), actorOf(c));
   return c.json({ message: 'success' });
 });

@@ -14,10 +14,10 @@ import { renderPage } from '../http/page';
 
 export async function deactivatedPageScreen(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
   const isAdmin = hasAccess(c, 'admin');
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   const parsed = pageQuerySchema.safeParse({ page: c.req.query('page') });
   const page = parsed.success ? parsed.data.page : 1;
   const { list, apps: seats } = await readOne(scope.db, deactivatedRead(scope, page, DEACTIVATED_PAGE_SIZE));

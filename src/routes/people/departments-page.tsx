@@ -13,9 +13,9 @@ import { renderPage } from '../http/page';
 
 export async function departmentsPageScreen(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const isAdmin = hasAccess(c, 'admin');
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   const departments = await readOne(scope.db, departmentsRead(scope));
   return renderPage(c, {
     titleKey: 'titles.admin-department-management',

@@ -38,7 +38,7 @@ async function upload(c: TenantCtx, kind: ImportKind) {
   const { deps } = c.var;
   // `?preview=1`: a dry run (decision 0043); the answer is its diff, the run a second call.
   const dryRun = c.req.query('preview') === '1';
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const declared = Number(c.req.header('content-length'));
   if (declared > BODY_LIMIT) return errorAnswer(c, 'file-too-large');
   const body = c.req.raw.body;
@@ -89,27 +89,27 @@ adminImportApi.post('/admin/users/import/update', people, (c) => upload(c, 'upda
 adminImportApi.get('/admin/users/import', people, async (c) => {
   // A BOM so spreadsheet programs open the UTF-8 sample with the right characters; the examples
   // use the tenant's own departments and apps, so the sample uploaded unchanged imports (issue 27).
-  return c.body(`\uFEFF${sampleCsv(c.get('lang'), await sampleTenant(c.var.tenantScope))}`, 200, {
+  return c.body(`\uFEFF${sampleCsv(c.get('lang'), await sampleTenant(c.get('tenantScope')))}`, 200, {
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="${IMPORT_SAMPLE_FILENAME}"`,
     'Cache-Control': 'no-store',
   });
 });
 
-adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await readOne(c.var.tenantScope.db, importLogsRead(c.var.tenantScope))));
+adminImportApi.get('/admin/users/import/update/logs', people, async (c) => c.json(await readOne(c.get('tenantScope').db, importLogsRead(c.get('tenantScope')))));
 
 // A dry run's diff, and its run (decision 0043): the member who started it, on its tenant's host.
 adminImportApi.get('/admin/users/import/:jobId{[0-9]+}/preview', people, async (c) => {
   const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
   if (!parsed.success) throw new AppError('not-found');
-  return c.json(await importDiff(c.get('deps'), c.var.tenantScope, c.get('user').id, parsed.data.jobId), 200, { 'Cache-Control': 'no-store' });
+  return c.json(await importDiff(c.get('deps'), c.get('tenantScope'), c.get('user').id, parsed.data.jobId), 200, { 'Cache-Control': 'no-store' });
 });
 
 adminImportApi.post('/admin/users/import/:jobId{[0-9]+}/run', people, async (c) => {
   const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
   if (!parsed.success) throw new AppError('not-found');
   const { deps } = c.var;
-  const job = await startPreviewedRun(deps, c.var.tenantScope, c.get('user').id, parsed.data.jobId);
+  const job = await startPreviewedRun(deps, c.get('tenantScope'), c.get('user').id, parsed.data.jobId);
   if (job.bytes <= deps.config.IMPORT_INLINE_BYTES) {
     const done = await runInline(deps, job.id);
     if (done.status === 'success') {
@@ -128,6 +128,6 @@ adminImportApi.post('/admin/users/import/:jobId{[0-9]+}/run', people, async (c) 
 adminImportApi.get('/admin/users/import/:jobId{[0-9]+}', people, async (c) => {
   const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
   if (!parsed.success) throw new AppError('not-found');
-  const progress = await getImportJob(c.get('deps'), c.var.tenantScope, c.get('user').id, parsed.data.jobId);
+  const progress = await getImportJob(c.get('deps'), c.get('tenantScope'), c.get('user').id, parsed.data.jobId);
   return c.json(progress, 200, { 'Cache-Control': 'no-store' });
 });

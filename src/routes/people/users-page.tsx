@@ -16,9 +16,9 @@ import { renderPage } from '../http/page';
 
 export async function usersPageScreen(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const isAdmin = hasAccess(c, 'admin');
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   // An odd parameter falls back to its default (the rest of the query still applies) rather
   // than an error page; the result then passes the API's own schema.
   const query: ListQuery = readListQuery(new URL(c.req.url).searchParams, USER_SORTS);

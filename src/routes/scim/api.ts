@@ -16,10 +16,10 @@ export const scimAdminApi = new Hono<AppEnv>();
 
 const admin = requireAccess('admin');
 
-scimAdminApi.get('/admin/scim', admin, async (c) => c.json(await scimOverview(c.var.deps, c.var.tenantScope)));
+scimAdminApi.get('/admin/scim', admin, async (c) => c.json(await scimOverview(c.get('deps'), c.get('tenantScope'))));
 
 scimAdminApi.post('/admin/scim/tokens', admin, async (c) => {
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   assertSubscribed(isSsoSubscribed(scope.tenant));
   const input = await readJson(c, scimTokenCreateSchema);
   const { deps } = c.var;
@@ -30,13 +30,13 @@ scimAdminApi.post('/admin/scim/tokens', admin, async (c) => {
 });
 
 scimAdminApi.delete('/admin/scim/tokens/:id', admin, async (c) => {
-  await revokeScimToken(c.var.deps, c.var.tenantScope, idParam(c.req.param('id')), actorOf(c));
+  await revokeScimToken(c.get('deps'), c.get('tenantScope'), idParam(c.req.param('id')), actorOf(c));
   return c.json({ message: 'success' });
 });
 
 scimAdminApi.patch('/admin/scim/settings', admin, async (c) => {
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   assertSubscribed(isSsoSubscribed(scope.tenant));
   const { apps } = await readJson(c, scimSettingsSchema);
-  return c.json({ message: 'success', apps: await saveProvisionedApps(c.var.deps, scope, apps, actorOf(c)) });
+  return c.json({ message: 'success', apps: await saveProvisionedApps(c.get('deps'), scope, apps, actorOf(c)) });
 });

@@ -13,9 +13,9 @@ import { renderPage } from '../http/page';
 
 export async function scimProvisioningPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   const body = isSsoSubscribed(scope.tenant) ? (
     <Island name="ScimProvisioning" component={ScimProvisioning} props={{ lang, basePath: base, overview: await scimOverview(deps, scope), now: deps.clock.now() }} />
   ) : (

@@ -52,7 +52,7 @@ function bearer(c: C): string {
  */
 async function authorize<R>(c: C, read?: (scope: TenantScope, guard: SQL) => ScimRead<R>): Promise<{ scope: TenantScope; actor: ScimActor; value: R | undefined }> {
   const { deps } = c.var;
-  const host = c.var.hostTenant;
+  const host = c.get('hostTenant');
   const label = hostLabel(new URL(c.req.url).hostname, deps.config.PORTAL_DOMAIN);
   if (!host || !label) throw new ScimError(404, 'not-found: SCIM answers on a tenant host, https://<tenant>.<domain>/accounts/scim/v2');
   const presented = bearer(c);
@@ -71,7 +71,7 @@ async function authorize<R>(c: C, read?: (scope: TenantScope, guard: SQL) => Sci
   }
   const auth = await authenticateScim(
     deps.db,
-    { presented, label, ip: c.var.clientIp, now, requestsPerMinute: deps.config.SCIM_REQUESTS_PER_MINUTE },
+    { presented, label, ip: c.get('clientIp'), now, requestsPerMinute: deps.config.SCIM_REQUESTS_PER_MINUTE },
     built ? { scope: provisional, read: built } : undefined,
   );
   if (auth.kind === 'invalid') throw new ScimError(401, 'invalid-token: the token is unknown, expired, revoked, or not this tenant\'s');
@@ -79,7 +79,7 @@ async function authorize<R>(c: C, read?: (scope: TenantScope, guard: SQL) => Sci
   if (auth.kind === 'not-subscribed') throw new ScimError(403, 'feature-not-subscribed: SCIM provisioning comes with the single sign-on (SSO) subscription; ask for it on the Get More Services screen');
   if (refused) throw refused;
   const scope = tenantScope(deps.db, auth.tenant);
-  const actor: ScimActor = { tokenId: auth.token.id, tokenName: auth.token.name, ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? null };
+  const actor: ScimActor = { tokenId: auth.token.id, tokenName: auth.token.name, ip: c.get('clientIp'), userAgent: c.req.header('user-agent') ?? null };
   let value: R | undefined;
   if (read) {
     if (auth.read && auth.read.tenantId === scope.id) value = auth.read.value;
@@ -210,7 +210,7 @@ scimService.post('/Users', async (c) => {
   const { scope, actor } = await authorize(c);
   const input = readUserInput(await body(c), 'keep');
   const base = baseOf(c);
-  const { resource } = await createScimUser(c.var.deps, scope, input, actor, base);
+  const { resource } = await createScimUser(c.get('deps'), scope, input, actor, base);
   return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
 });
 
@@ -219,7 +219,7 @@ scimService.put('/Users/:id', async (c) => {
   const id = idOf(c.req.param('id'));
   if (id === null) throw notFound(`User ${c.req.param('id')}`);
   const input = readUserInput(await body(c), 'keep');
-  return scimJson(c, await replaceScimUser(c.var.deps, scope, id, input, actor, baseOf(c)));
+  return scimJson(c, await replaceScimUser(c.get('deps'), scope, id, input, actor, baseOf(c)));
 });
 
 scimService.patch('/Users/:id', async (c) => {
@@ -227,16 +227,16 @@ scimService.patch('/Users/:id', async (c) => {
   const id = idOf(c.req.param('id'));
   if (id === null) throw notFound(`User ${c.req.param('id')}`);
   const operations = patchOperations(await body(c));
-  return scimJson(c, await patchScimUser(c.var.deps, scope, id, operations, actor, baseOf(c)));
+  return scimJson(c, await patchScimUser(c.get('deps'), scope, id, operations, actor, baseOf(c)));
 });
 
 scimService.delete('/Users/:id', async (c) => {
   const { scope, actor } = await authorize(c);
   const id = idOf(c.req.param('id'));
   if (id === null) throw notFound(`User ${c.req.param('id')}`);
-  const jobId = await deleteScimUser(c.var.deps, scope, id, actor);
+  const jobId = await deleteScimUser(c.get('deps'), scope, id, actor);
   // The membership is gone for SCIM now; the durable job tells the apps and removes the rows.
-  inBackground(c, runDeletionJob(c.var.deps, jobId), 'scim_user_deletion');
+  inBackground(c, runDeletionJob(c.get('deps'), jobId), 'scim_user_deletion');
   return c.body(null, 204);
 });
 
@@ -263,7 +263,7 @@ scimService.get('/Groups/:id', async (c) => {
 
 scimService.post('/Groups', async (c) => {
   const { scope, actor } = await authorize(c);
-  const resource = await createScimGroup(c.var.deps, scope, await body(c), actor, baseOf(c));
+  const resource = await createScimGroup(c.get('deps'), scope, await body(c), actor, baseOf(c));
   return scimJson(c, resource, 201, { Location: String((resource.meta as { location: string }).location) });
 });
 
@@ -271,14 +271,14 @@ scimService.put('/Groups/:id', async (c) => {
   const { scope, actor } = await authorize(c);
   const id = idOf(c.req.param('id'));
   if (id === null) throw notFound(`Group ${c.req.param('id')}`);
-  return scimJson(c, await replaceScimGroup(c.var.deps, scope, id, await body(c), actor, baseOf(c)));
+  return scimJson(c, await replaceScimGroup(c.get('deps'), scope, id, await body(c), actor, baseOf(c)));
 });
 
 scimService.patch('/Groups/:id', async (c) => {
   const { scope, actor } = await authorize(c);
   const id = idOf(c.req.param('id'));
   if (id === null) throw notFound(`Group ${c.req.param('id')}`);
-  await patchScimGroup(c.var.deps, scope, id, patchOperations(await body(c)), actor, baseOf(c));
+  await patchScimGroup(c.get('deps'), scope, id, patchOperations(await body(c)), actor, baseOf(c));
   // Entra asks for 204 here ("returning all the members isn't advisable"); Okta accepts it.
   return c.body(null, 204);
 });
@@ -287,7 +287,7 @@ scimService.delete('/Groups/:id', async (c) => {
   const { scope, actor } = await authorize(c);
   const id = idOf(c.req.param('id'));
   if (id === null) throw notFound(`Group ${c.req.param('id')}`);
-  await deleteScimGroup(c.var.deps, scope, id, actor);
+  await deleteScimGroup(c.get('deps'), scope, id, actor);
   return c.body(null, 204);
 });
 

@@ -117,17 +117,17 @@ samlApi.get('/saml2/all/sls', async (c) => {
 
 const admin = requireAccess('admin');
 
-samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.get('deps'), c.var.tenantScope)));
+samlApi.get('/admin/saml', admin, async (c) => c.json(await samlSettingView(c.get('deps'), c.get('tenantScope'))));
 
 samlApi.post('/admin/saml', admin, async (c) => {
   const input = await readJson(c, samlSettingSchema);
-  return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.var.tenantScope, input, actorOf(c))) });
+  return c.json({ message: 'success', ...(await saveSamlSetting(c.get('deps'), c.get('tenantScope'), input, actorOf(c))) });
 });
 
 /** The IdP's values from its metadata (URL fetched by the server, or XML) for the admin to review. */
 samlApi.post('/admin/saml/metadata', admin, async (c) => {
   const input = await readJson(c, metadataSourceSchema);
-  return c.json({ message: 'success', metadata: await previewMetadata(c.get('deps'), c.var.tenantScope, input) });
+  return c.json({ message: 'success', metadata: await previewMetadata(c.get('deps'), c.get('tenantScope'), input) });
 });
 
 /** A preset's guide in the request's language, loaded when the admin picks it (keeps the island light). */
@@ -148,5 +148,5 @@ samlApi.get('/admin/saml/guide/:preset', admin, (c) => {
 
 samlApi.patch('/admin/saml/configure-idp-status', admin, async (c) => {
   const { isIdpConfigured } = await readJson(c, idpStatusSchema);
-  return c.json(await setIdpStatus(c.get('deps'), c.var.tenantScope, isIdpConfigured, actorOf(c)));
+  return c.json(await setIdpStatus(c.get('deps'), c.get('tenantScope'), isIdpConfigured, actorOf(c)));
 });

@@ -13,9 +13,9 @@ import { ssoLookupLimit } from './http';
 export const ssoCheckApi = new Hono<AppEnv>();
 
 ssoCheckApi.get('/saml2/check', async (c) => {
-  const tenant = c.var.hostTenant;
+  const tenant = c.get('hostTenant');
   return c.json({
-    is_idp_configured: Boolean(tenant?.isSsoEnabled && (await idpConfigured(tenantScope(c.var.deps.db, tenant)))),
+    is_idp_configured: Boolean(tenant?.isSsoEnabled && (await idpConfigured(tenantScope(c.get('deps').db, tenant)))),
     initial_subdomain: tenant?.initialSubdomain ?? null,
     statusSSOActiveUsers: await ssoStatus(c),
   });
@@ -24,9 +24,9 @@ ssoCheckApi.get('/saml2/check', async (c) => {
 /** Whether an email signs in with SSO (domain/sso/email-check.ts); on a subdomain only that tenant counts. */
 async function ssoForEmail(c: Ctx, onlyHost: boolean) {
   const { email } = readQuery(c, emailQuerySchema);
-  const host = c.var.hostTenant;
+  const host = c.get('hostTenant');
   if (onlyHost && !host) return c.json({ is_idp_configured: false, initial_subdomain: null });
-  const subdomain = await ssoSubdomainForEmail(c.var.deps.db, email, onlyHost ? host?.id : undefined);
+  const subdomain = await ssoSubdomainForEmail(c.get('deps').db, email, onlyHost ? host?.id : undefined);
   return c.json({ is_idp_configured: subdomain !== null, initial_subdomain: subdomain });
 }
 

@@ -32,7 +32,7 @@ tenantSettingsApi.patch('/admin/subdomain', admin, async (c) => {
   const { subdomain } = await readJson(c, subdomainSchema);
   // The admin re-entered their password (POST password/verify) within the last 15 minutes.
   assertRecentPassword(c.get('session'), c.get('deps').clock.now());
-  const updated = await changeSubdomain(c.get('deps'), c.var.tenantScope, subdomain, actorOf(c));
+  const updated = await changeSubdomain(c.get('deps'), c.get('tenantScope'), subdomain, actorOf(c));
   // The browser moves to the new host through a hand-off, to the same page with status=changed.
   const base = c.get('deps').config.BASE_PATH;
   const { code } = await startHandoff(c, c.get('session'), updated.id, `${base}/admin/tenant-settings?status=changed`);
@@ -40,11 +40,11 @@ tenantSettingsApi.patch('/admin/subdomain', admin, async (c) => {
   return c.json({ message: 'success', subdomain: updated.subdomain, initial_subdomain: updated.initialSubdomain, url: `${origin}${base}/handoff?code=${code}` });
 });
 
-tenantSettingsApi.get('/admin/whitelisted-ips', admin, async (c) => c.json(await listAllowedIps(c.get('deps'), c.var.tenantScope)));
+tenantSettingsApi.get('/admin/whitelisted-ips', admin, async (c) => c.json(await listAllowedIps(c.get('deps'), c.get('tenantScope'))));
 
 tenantSettingsApi.post('/admin/whitelisted-ips', admin, async (c) => {
   const input = await readJson(c, whitelistedIpSchema);
-  return c.json(await addAllowedIp(c.get('deps'), c.var.tenantScope, input, actorOf(c)), 201);
+  return c.json(await addAllowedIp(c.get('deps'), c.get('tenantScope'), input, actorOf(c)), 201);
 });
 
 // Who a change would keep out (decision 0043). A read, posted because it describes the change.
@@ -52,45 +52,45 @@ tenantSettingsApi.post('/admin/whitelisted-ips', admin, async (c) => {
 tenantSettingsApi.post('/admin/lockout-preview', admin, async (c) => {
   const change = await readJson(c, lockoutChangeSchema);
   if (change.kind === 'sso-for-all') throw new AppError('not-found');
-  return c.json(await previewLockout(c.get('deps'), c.var.tenantScope, change, c.var.clientIp), 200, { 'Cache-Control': 'no-store' });
+  return c.json(await previewLockout(c.get('deps'), c.get('tenantScope'), change, c.get('clientIp')), 200, { 'Cache-Control': 'no-store' });
 });
 
 tenantSettingsApi.delete('/admin/whitelisted-ips/:id', admin, async (c) => {
   const id = idParam(c.req.param('id'));
   const { confirmAffected } = readQuery(c, confirmAffectedSchema);
-  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'ip-delete', id }, c.var.clientIp, confirmAffected);
-  await deleteAllowedIp(c.get('deps'), c.var.tenantScope, id, actorOf(c));
+  await assertConfirmed(c.get('deps'), c.get('tenantScope'), { kind: 'ip-delete', id }, c.get('clientIp'), confirmAffected);
+  await deleteAllowedIp(c.get('deps'), c.get('tenantScope'), id, actorOf(c));
   return c.json({ message: 'success' });
 });
 
 tenantSettingsApi.patch('/admin/enable-ip-restriction', admin, async (c) => {
   const { confirmAffected } = readQuery(c, confirmAffectedSchema);
-  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'ip-enable' }, c.var.clientIp, confirmAffected);
-  await setIpRestriction(c.get('deps'), c.var.tenantScope, true, actorOf(c));
+  await assertConfirmed(c.get('deps'), c.get('tenantScope'), { kind: 'ip-enable' }, c.get('clientIp'), confirmAffected);
+  await setIpRestriction(c.get('deps'), c.get('tenantScope'), true, actorOf(c));
   return c.json({ message: 'success' });
 });
 
 tenantSettingsApi.patch('/admin/disable-ip-restriction', admin, async (c) => {
-  await setIpRestriction(c.get('deps'), c.var.tenantScope, false, actorOf(c));
+  await setIpRestriction(c.get('deps'), c.get('tenantScope'), false, actorOf(c));
   return c.json({ message: 'success' });
 });
 
 tenantSettingsApi.get('/admin/twofa', admin, (c) => {
-  const t = c.var.tenantScope.tenant;
+  const t = c.get('tenantScope').tenant;
   return c.json({ isTwofaEnforced: t.isTwofaEnforced, isTwofaSkipAllowed: t.isTwofaSkipAllowed, passkeyPolicy: t.passkeyPolicy, isFeatureTwofaEnforcementSubscribed: t.isFeatureTwofaEnforcementSubscribed });
 });
 
 tenantSettingsApi.post('/admin/twofa', admin, async (c) => {
   const { confirmAffected, ...input } = await readJson(c, twofaSaveSchema);
-  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'twofa', ...input }, c.var.clientIp, confirmAffected);
-  return c.json({ message: 'success', ...(await setTwofaPolicy(c.get('deps'), c.var.tenantScope, input, actorOf(c))) });
+  await assertConfirmed(c.get('deps'), c.get('tenantScope'), { kind: 'twofa', ...input }, c.get('clientIp'), confirmAffected);
+  return c.json({ message: 'success', ...(await setTwofaPolicy(c.get('deps'), c.get('tenantScope'), input, actorOf(c))) });
 });
 
-tenantSettingsApi.get('/admin/password-policy', admin, (c) => c.json(passwordPolicyView(c.var.tenantScope.tenant)));
+tenantSettingsApi.get('/admin/password-policy', admin, (c) => c.json(passwordPolicyView(c.get('tenantScope').tenant)));
 
 tenantSettingsApi.patch('/admin/password-policy', admin, async (c) => {
   const { confirmAffected, ...input } = await readJson(c, passwordPolicySaveSchema);
-  await assertConfirmed(c.get('deps'), c.var.tenantScope, { kind: 'password-policy', policy: input }, c.var.clientIp, confirmAffected);
-  await setPasswordPolicy(c.get('deps'), c.var.tenantScope, input, actorOf(c));
+  await assertConfirmed(c.get('deps'), c.get('tenantScope'), { kind: 'password-policy', policy: input }, c.get('clientIp'), confirmAffected);
+  await setPasswordPolicy(c.get('deps'), c.get('tenantScope'), input, actorOf(c));
   return c.json({ message: 'success', ...input });
 });

@@ -11,9 +11,9 @@ import { renderPage } from '../http/page';
 
 export async function ipRestrictionPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   const subscribed = scope.tenant.isFeatureIpRestrictionSubscribed;
   const entries = subscribed ? await listAllowedIps(deps, scope) : [];
   return renderPage(c, {

@@ -10,8 +10,8 @@ import { renderPage } from '../http/page';
 
 export async function passwordPolicyPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
-  const { data } = await loadFrame(c, c.var.user);
+  const scope = c.get('tenantScope');
+  const { data } = await loadFrame(c, c.get('user'));
   return renderPage(c, {
     titleKey: 'titles.password-policy-settings',
     body: (

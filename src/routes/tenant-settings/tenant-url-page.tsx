@@ -11,9 +11,9 @@ import { renderPage } from '../http/page';
 
 export async function tenantSettingsPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const { PORTAL_DOMAIN: domain, BASE_PATH: base } = deps.config;
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   const url = new URL(c.req.url);
   // The address members sign in at under each label (default tenant URL path: the base path).
   const entry = (label: string): TenantUrl => ({ label, url: `${tenantOrigin({ subdomain: label, initialSubdomain: label }, domain, url, c.get('https'))}${base}` });

@@ -10,9 +10,9 @@ import { renderPage } from '../http/page';
 
 export async function twofaPolicyPage(c: TenantCtx) {
   const { t, lang, deps } = c.var;
-  const scope = c.var.tenantScope;
+  const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   return renderPage(c, {
     titleKey: 'titles.twofa-settings',
     body: (

@@ -41,7 +41,7 @@ export function verifyPasswordTarget(raw: string | undefined, basePath: string, 
 
 twofaPages.get('/verify-password', signedInPage, async (c) => {
   const { t, lang, deps } = c.var;
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   const target = verifyPasswordTarget(c.req.query('redirect'), deps.config.BASE_PATH, appPaths(deps.config));
   return renderPage(c, {
     titleKey: 'titles.verify-password',
@@ -61,11 +61,11 @@ twofaPages.get('/twofa', signedInPage, async (c) => {
   const { t, lang, deps, user } = c.var;
   const base = deps.config.BASE_PATH;
   try {
-    assertRecentPassword(c.var.session, deps.clock.now());
+    assertRecentPassword(c.get('session'), deps.clock.now());
   } catch {
     return c.redirect(`${base}/verify-password?redirect=twofa`, 302);
   }
-  const { data } = await loadFrame(c, c.var.user);
+  const { data } = await loadFrame(c, c.get('user'));
   const method = user.twofaMethod;
   return renderPage(c, {
     titleKey: 'titles.twofa',

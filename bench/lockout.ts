@@ -9,7 +9,8 @@
 // warm-ups; the figures are p50, p95 and max of the whole HTTP answer, and the section is written
 // to bench/RESULTS-people.md (replacing an earlier run's).
 import { sql } from 'drizzle-orm';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { replaceSection } from './results-section';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,13 +137,8 @@ asks for an answer within a second.
 ${rows.join('\n')}
 `;
 const file = join(root, 'bench', 'RESULTS-people.md');
-const old = readFileSync(file, 'utf8');
 // Only this section is replaced; the sections of bench:people and bench:scim stay as they are.
-const start = old.indexOf('## Lock-out previews');
-const end = start >= 0 ? old.indexOf('\n## ', start + 1) : -1;
-const before = start >= 0 ? old.slice(0, start).trimEnd() : old.trimEnd();
-const after = end >= 0 ? `\n\n${old.slice(end + 1).trim()}\n` : '';
-writeFileSync(file, `${before}\n\n${section}${after}`);
+replaceSection(file, '## Lock-out previews', section);
 console.log(section);
 client.close();
 rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,8 @@
 //    tenant with unlimited seats: seconds, creates per second, latency of the create, errors;
 //  - GET /Users?filter=userName eq "…" on that tenant (the look-up both IdPs send before every
 //    create): p50/p95 and the number of database round trips (batches) per request.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { replaceSection } from './results-section';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,10 +139,7 @@ the unique index on \`users.email\`, the membership through \`tenant_users (tena
 `;
 
 const file = join(root, 'bench', 'RESULTS-people.md');
-const current = readFileSync(file, 'utf8');
-const start = current.indexOf('## SCIM provisioning');
-const without = start === -1 ? current.trimEnd() : current.slice(0, start).trimEnd();
-writeFileSync(file, `${without}\n\n${section}`);
+replaceSection(file, '## SCIM provisioning', section);
 client.close();
 rmSync(dir, { recursive: true, force: true });
 console.log(section);

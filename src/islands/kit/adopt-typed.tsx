@@ -67,10 +67,8 @@ export function adoptTyped(root: HTMLElement): number {
   }
   // The island may have replaced the element that had the focus; give it to its namesake.
   if (focused instanceof HTMLElement && !focused.isConnected) {
-    const id = focused.id;
     const name = focused.getAttribute('name');
-    const again = (id && document.getElementById(id)) || (name && root.querySelector<HTMLElement>(`[name="${CSS.escape(name)}"]`));
-    if (again instanceof HTMLElement) again.focus();
+    (document.getElementById(focused.id) ?? (name ? root.querySelector<HTMLElement>(`[name="${CSS.escape(name)}"]`) : null))?.focus();
   }
   return adopted;
 }

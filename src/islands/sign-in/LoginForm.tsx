@@ -10,7 +10,6 @@ import type { AppKey, RedirectionInput } from '../../shared/sign-in/redirection'
 import { forcedReason, pendingStepUrl, redirectionFor, type PasswordComplianceAnswer, type SignedInUser } from '../../shared/sign-in/signed-in';
 import type { ForcedReason } from '../account/ChangePasswordDialog';
 import { useHydrated } from '../kit/hydrated';
-import Redirection from './Redirection';
 import { buttonClass } from '../kit/Button';
 import { PasswordInput } from '../kit/PasswordInput';
 
@@ -20,13 +19,16 @@ const ChangePasswordDialog = lazy(() => import('../account/ChangePasswordDialog'
 const OutlookComplete = lazy(() => import('./OutlookComplete'));
 // Passkeys (decision 0039): the browser's autofill and the button, loaded once the form is live.
 const PasskeySignIn = lazy(() => import('../passkeys/PasskeySignIn'));
+// The choice after signing in: fetched while the sign-in is on its way (onLogin), so it is there
+// when the answer comes, and the page's own script stays within its 80 KB (issue 13).
+const loadRedirection = () => import('./Redirection');
+const Redirection = lazy(loadRedirection);
 
 /** Forgot password, with the page's query and the email typed so far (issue 27 part 7: not typed twice). */
 export function forgotHref(basePath: string, query: string, email: string): string {
   const q = new URLSearchParams(query);
   if (email.trim()) q.set('email', email.trim());
-  const text = q.toString();
-  return `${basePath}/forgot${text ? `?${text}` : ''}`;
+  return `${basePath}/forgot?${q}`.replace(/\?$/, '');
 }
 
 export interface LoginFormProps {
@@ -167,6 +169,7 @@ export default function LoginForm(props: LoginFormProps) {
     if (!emailOk || !password || busy || wait > 0) return;
     setBusy(true);
     setAlert(null);
+    void loadRedirection();
     const r = await api<SignInAnswer>(basePath, 'POST', 'v2/login', {
       email,
       password,
@@ -215,7 +218,12 @@ export default function LoginForm(props: LoginFormProps) {
       </Suspense>
     );
   }
-  if (redirection) return <Redirection lang={lang} input={redirection} />;
+  if (redirection)
+    return (
+      <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
+        <Redirection lang={lang} input={redirection} />
+      </Suspense>
+    );
 
   // The countdown runs in the browser only: without JavaScript the buttons stay usable (the
   // server still refuses, with the time left) rather than disabled for good.

@@ -310,7 +310,7 @@ export default function SsoSetting(p: SsoSettingProps) {
                   <label htmlFor="sso-metadata-file" className="text-sm font-medium">
                     {t('sso.metadataFile')}
                   </label>
-                  <input id="sso-metadata-file" type="file" accept=".xml,application/xml,text/xml,application/samlmetadata+xml" onChange={(e) => void upload(e)} className="mt-1 block text-sm" />
+                  <input id="sso-metadata-file" type="file" accept=".xml,application/xml,text/xml,application/samlmetadata+xml" onChange={(e) => void upload(e)} className="mt-1 block w-full max-w-full text-sm" />
                 </div>
                 <div>
                   <button type="button" className={BTN_SECONDARY} disabled={busy} onClick={() => void readMetadata('metadataXml')}>

@@ -13,7 +13,7 @@ import { checkUrl, fetchOutbound, OutboundRefused } from '../security/outbound';
 import { reserve, type Limit } from '../security/limiter';
 import { forgetHosts } from '../tenants/hosts';
 import type { TenantScope } from '../tenants/scope';
-import { type MetadataSourceInput, type SamlSettingInput } from '../../shared/sso/schemas';
+import type { MetadataPreview, MetadataSourceInput, SamlSettingInput, SamlSettingView } from '../../shared/sso/schemas';
 
 /**
  * Metadata URLs one tenant's admins may have the server fetch per 10 minutes: the server's own
@@ -27,39 +27,6 @@ export const METADATA_FETCH = { maxBytes: METADATA_MAX_BYTES, timeoutMs: 10_000,
 export interface Actor {
   userId: number;
   ip: string | null;
-}
-
-export interface SamlSettingView {
-  is_idp_configured: 0 | 1;
-  saml_setting: {
-    idp_entity_id: string;
-    idp_sso_url: string;
-    idp_slo_url: string | null;
-    idp_x509cert: string;
-    /** When the last trusted certificate ends: SSO stops working then. */
-    certificate_expires_at: string | null;
-    certificates: CertificateView[];
-    idp_metadata_url: string | null;
-    metadata_checked_at: string | null;
-    metadata_error: string | null;
-  } | null;
-  sp: { entity_id: string; acs_url: string; metadata_url: string; sls_url: string };
-}
-
-export interface CertificateView {
-  fingerprint: string;
-  not_before: string;
-  not_after: string;
-}
-
-/** What the admin reviews before saving: the IdP's values read from its metadata. */
-export interface MetadataPreview {
-  idp_entity_id: string;
-  idp_sso_url: string;
-  idp_slo_url: string | null;
-  idp_certificate: string;
-  certificates: CertificateView[];
-  idp_metadata_url: string | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

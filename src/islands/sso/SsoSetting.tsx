@@ -11,39 +11,15 @@ import { formatDateTime } from '../../shared/dates';
 import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SECONDARY, CARD, INPUT, Switch, TextField, Toast, useToast } from '../kit/admin-parts';
 import CopyButton from '../kit/CopyButton';
-import { metadataSourceSchema, samlSettingSchema } from '../../shared/sso/schemas';
+import { metadataSourceSchema, samlSettingSchema, type CertificateView, type MetadataPreview, type SamlSettingView } from '../../shared/sso/schemas';
 import { IDP_PRESETS, type IdpGuide } from '../../shared/sso/presets';
 
-interface CertificateView {
-  fingerprint: string;
-  not_before: string;
-  not_after: string;
-}
-
-interface MetadataPreview {
-  idp_entity_id: string;
-  idp_sso_url: string;
-  idp_slo_url: string | null;
-  idp_certificate: string;
-  certificates: CertificateView[];
-  idp_metadata_url: string | null;
-}
 
 export interface SsoSettingProps {
   lang: Lang;
   basePath: string;
-  sp: { entity_id: string; acs_url: string; metadata_url: string; sls_url: string };
-  setting: {
-    idp_entity_id: string;
-    idp_sso_url: string;
-    idp_slo_url: string | null;
-    idp_x509cert: string;
-    certificate_expires_at: string | null;
-    certificates: CertificateView[];
-    idp_metadata_url: string | null;
-    metadata_checked_at: string | null;
-    metadata_error: string | null;
-  } | null;
+  sp: SamlSettingView['sp'];
+  setting: SamlSettingView['saml_setting'];
   enabled: boolean;
   /** saml2/all/login on the tenant's initial host with RelayState saml-test-passed. */
   testUrl: string;

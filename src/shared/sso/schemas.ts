@@ -70,3 +70,38 @@ export type MetadataSourceInput = z.output<typeof metadataSourceSchema>;
 export type SamlSettingInput = z.output<typeof samlSettingSchema>;
 
 export const idpStatusSchema = z.object({ isIdpConfigured: z.boolean() });
+
+/** An IdP signing certificate as the screen lists it (decision 0042). */
+export interface CertificateView {
+  fingerprint: string;
+  not_before: string;
+  not_after: string;
+}
+
+/** GET admin/saml-setting: the tenant's IdP values, their certificates and metadata source, and the SP's URLs. */
+export interface SamlSettingView {
+  is_idp_configured: 0 | 1;
+  saml_setting: {
+    idp_entity_id: string;
+    idp_sso_url: string;
+    idp_slo_url: string | null;
+    idp_x509cert: string;
+    /** When the last trusted certificate ends: SSO stops working then. */
+    certificate_expires_at: string | null;
+    certificates: CertificateView[];
+    idp_metadata_url: string | null;
+    metadata_checked_at: string | null;
+    metadata_error: string | null;
+  } | null;
+  sp: { entity_id: string; acs_url: string; metadata_url: string; sls_url: string };
+}
+
+/** What the admin reviews before saving: the IdP's values read from its metadata. */
+export interface MetadataPreview {
+  idp_entity_id: string;
+  idp_sso_url: string;
+  idp_slo_url: string | null;
+  idp_certificate: string;
+  certificates: CertificateView[];
+  idp_metadata_url: string | null;
+}

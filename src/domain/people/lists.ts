@@ -8,6 +8,7 @@ import { additionalDepartments, departments, importLogs, passkeys, samlSettings,
 import type { AdminUser, AllowedApp, DepartmentRef, ManagedApp, UsersPage, UsersQuery } from '../../shared/people/schemas';
 import type { ImportLog } from '../../shared/people/schemas';
 import { normaliseReading } from '../../shared/people/reading';
+import { ssoStatusOf } from '../sso/status';
 import { memberApps } from '../tenants/memberships';
 import { scopedRead, scopedShapes, type PreparedScope, type TenantScope } from '../tenants/scope';
 import { activeMember, containsPattern, iso } from './members';
@@ -232,7 +233,7 @@ export function usersRead(scope: TenantScope, q: UsersQuery) {
         perPage: q.perPage,
         counts: { users: c?.users ?? 0, neverActive: Number(c?.neverActive ?? 0), notRegistered: Number(c?.notRegistered ?? 0), admins: Number(c?.admins ?? 0) },
         /** none, some or all of the accepted active members with SSO on (as the login page's check). */
-        ssoStatus: (!scope.tenant.isSsoEnabled || sso === 0 ? 'none' : sso === Number(c?.accepted ?? 0) ? 'all' : 'some') as UsersPage['ssoStatus'],
+        ssoStatus: ssoStatusOf(scope.tenant.isSsoEnabled, sso, Number(c?.accepted ?? 0)),
         apps: seatsLeft(contracted, seats),
       };
     },

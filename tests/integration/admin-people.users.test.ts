@@ -9,6 +9,7 @@ import { resumeDeletionJobs } from '../../src/domain/people/deletion';
 import { drainMailQueue } from '../../src/domain/people/mail-queue';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 import { confirmed } from '../support/lockout';
+import { islandProps } from '../support/island-props';
 
 let h: Harness;
 beforeEach(async () => {
@@ -166,6 +167,17 @@ describe('users list', () => {
       { key: 'meishi', name: expect.any(String), availableSeats: 6, isSeatAvailable: true },
       { key: 'scheduler', name: expect.any(String), availableSeats: 4, isSeatAvailable: true },
     ]);
+  });
+
+  it('the users screen counts seats as the seat check does: a pending invitation holds none', async () => {
+    const b = await signIn();
+    // A person of another tenant invited with both apps: pending until they accept.
+    expect((await b.post(`${API}/admin/users`, newUser({ email: 'admin@initech.test', allowedApps: ['meishi', 'scheduler'] }))).status).toBe(201);
+    const allowed = (await b.get(`${API}/admin/apps/allowed`)).body;
+    expect(allowed.map((a: { availableSeats: number }) => a.availableSeats)).toEqual([6, 4]);
+    const page = await b.get('/accounts/admin/users');
+    expect(page.status).toBe(200);
+    expect(islandProps(page.text, 'UsersScreen').apps).toEqual(allowed);
   });
 });
 

@@ -8,6 +8,7 @@ import { loginChallenges, samlSettings, sessions, tenants, tenantUsers, users } 
 import { sendInvitation } from '../../src/domain/account/registration';
 import { createHarness, type Harness, type TestClient, type TestResponse } from '../support/harness';
 import { lastMail, linkIn, mailsTo } from '../support/mail';
+import { islandProps } from '../support/island-props';
 
 let h: Harness;
 beforeEach(async () => {
@@ -34,13 +35,6 @@ const location = (r: TestResponse) => r.headers.get('location');
 const REGISTER_FORM = /<form[^>]*action="\/accounts\/register\//;
 const sessionCookie = (r: TestResponse) => r.headers.getSetCookie().find((c) => c.startsWith('portal_session='));
 const countSessions = async () => (await h.deps.db.select().from(sessions)).length;
-/** The JSON props the page gives an island (what it renders on the server and hydrates with). */
-function islandProps(html: string, island: string): Record<string, any> {
-  const id = new RegExp(`data-island="${island}" data-island-id="([^"]+)"`).exec(html)?.[1];
-  const json = new RegExp(`<script type="application/json" id="${id}-props">(.*?)</script>`).exec(html)?.[1];
-  if (!json) throw new Error(`no ${island} on the page`);
-  return JSON.parse(json);
-}
 const alertText = (html: string) => /role="alert"[^>]*>([^<]*)</.exec(html)?.[1];
 /** The opening tag of the page's first form that posts (React orders the attributes its own way). */
 function postingFormTag(html: string): string {

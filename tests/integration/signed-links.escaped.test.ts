@@ -9,6 +9,7 @@ import { tenants, tenantUsers, users } from '../../src/db/schema';
 import { sendInvitation } from '../../src/domain/account/registration';
 import { createHarness, type Harness, type TestClient, type TestResponse } from '../support/harness';
 import { lastMail, linkIn } from '../support/mail';
+import { islandProps } from '../support/island-props';
 
 let h: Harness;
 beforeEach(async () => {
@@ -48,12 +49,6 @@ const altered = (sig: string) => `${sig[0] === 'a' ? 'b' : 'a'}${sig.slice(1)}`;
 const apiPath = (kind: 'register' | 'verify', url: URL, query: string) => `/accounts/api/users/${kind}/${param(url, 'id')}?${query}`;
 const emailOf = (url: URL) => encodeURIComponent(decodeURIComponent(url.pathname.split('/').pop()!));
 
-function islandProps(html: string, island: string): Record<string, any> {
-  const id = new RegExp(`data-island="${island}" data-island-id="([^"]+)"`).exec(html)?.[1];
-  const json = new RegExp(`<script type="application/json" id="${id}-props">(.*?)</script>`).exec(html)?.[1];
-  if (!json) throw new Error(`no ${island} on the page`);
-  return JSON.parse(json);
-}
 const alertText = (html: string) => /role="alert"[^>]*>([^<]*)</.exec(html)?.[1];
 function postForm(b: TestClient, path: string, fields: Record<string, string>): Promise<TestResponse> {
   return b.request('POST', path, { body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: b.origin } });

@@ -204,8 +204,9 @@ const memberCounts = scopedRead((s) =>
       // As adminGuard counts them: the edit dialog says on the admin switch why the last one stays.
       admins: sql<number>`coalesce(sum(${tenantUsers.isAdmin} = 1 and ${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0), 0)`,
       sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
-      meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
-      scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+      // Seats in use exactly as `seatsInUse` (and the seat check) counts them: activeMember's rule.
+      meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0 and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
+      scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0 and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
     })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
@@ -322,6 +323,13 @@ const departmentRows = scopedRead((s) =>
     .where(s.own(departments))
     .orderBy(asc(departments.name)),
 );
+
+/** The departments' ids and names, by name: what the users screen's dialogs and sample CSV need (no counts). */
+const departmentNameRows = scopedRead((s) => s.db.select({ id: departments.id, name: departments.name }).from(departments).where(s.own(departments)).orderBy(asc(departments.name)));
+
+export function departmentNamesRead(scope: TenantScope) {
+  return read({ rows: departmentNameRows(scope, {}) }, ({ rows }): DepartmentRef[] => rows);
+}
 
 export function departmentsRead(scope: TenantScope) {
   return read(

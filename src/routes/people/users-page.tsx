@@ -2,7 +2,7 @@
 // page comes from the server (the same data GET admin/users answers), so the first paint is
 // complete and the links work without JavaScript; the UsersScreen island adds the actions.
 import { readAll } from '../../db/client';
-import { allowedAppsRead, allowedAppsView, departmentsRead, importLogsRead, usersPageRead } from '../../domain/people/lists';
+import { allowedAppsView, departmentNamesRead, importLogsRead, usersPageRead } from '../../domain/people/lists';
 import UsersScreen from '../../islands/people/UsersScreen';
 import { USER_SORTS, usersQuerySchema, type UsersPage } from '../../shared/people/schemas';
 import { readListQuery, type ListQuery } from '../../shared/people/list-state';
@@ -25,14 +25,15 @@ export async function usersPageScreen(c: TenantCtx) {
   const q = usersQuerySchema.parse({ search: query.q || undefined, sort: query.sort, order: query.dir, page: String(query.page), perPage: String(query.perPage) });
   // The same pieces GET admin/users, admin/apps/allowed, admin/departments and the import log
   // answer with (routes/people/api.ts), in one round trip after the principal's (issue 23).
-  const { users, seats, departments, importLogs } = await readAll(scope.db, {
+  // The list's own pass over the members gives the seats in use, and the departments come
+  // without their counts: six statements with the principal's, not nine.
+  const { users, departments, importLogs } = await readAll(scope.db, {
     users: usersPageRead(scope, q, !isAdmin),
-    seats: allowedAppsRead(scope),
-    departments: departmentsRead(scope),
+    departments: departmentNamesRead(scope),
     importLogs: importLogsRead(scope),
   });
   const list: UsersPage = users.page;
-  const apps = allowedAppsView(seats, t);
+  const apps = allowedAppsView(users.apps, t);
   return renderPage(c, {
     titleKey: 'titles.admin-user-management',
     body: (
@@ -48,7 +49,7 @@ export async function usersPageScreen(c: TenantCtx) {
             list,
             query,
             apps,
-            departments: departments.map((d) => ({ id: d.id, name: d.name })),
+            departments,
             importLogs,
             now: deps.clock.now(),
             canExportAudit: isAdmin,

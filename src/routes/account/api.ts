@@ -106,7 +106,10 @@ accountApi.post('/verification-mail/:id', requireSession, async (c) => {
 
 accountApi.patch('/password', requireSession, async (c) => {
   const input = await readJson(c, changePasswordSchema);
-  const { user, session, hostTenant, member } = c.var;
+  const user = c.get('user');
+  const session = c.get('session');
+  const hostTenant = c.get('hostTenant');
+  const member = c.get('member');
   if (hostTenant?.isSsoEnabled && member?.isSsoEnabled) throw new AppError('forbidden');
   await changePassword(c.get('deps'), {
     user,

@@ -17,7 +17,9 @@ export const forgotPages = new Hono<AppEnv>();
 type Posted = Pick<ForgotFormProps, 'initialOutcome' | 'initialWait'> & { email: string; status?: PageOptions['status'] };
 
 function forgotPage(c: Ctx, posted?: Posted) {
-  const { deps, t, lang } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const lang = c.get('lang');
   return renderPage(c, {
     titleKey: 'titles.forgot',
     status: posted?.status ?? 200,

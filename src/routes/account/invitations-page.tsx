@@ -12,7 +12,10 @@ import { signedInPage } from '../middleware/guards';
 export const invitationPages = new Hono<AppEnv>();
 
 invitationPages.get('/invitations', signedInPage, async (c) => {
-  const { t, lang, deps, user } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
+  const user = c.get('user');
   const { data } = await loadFrame(c, user);
   const rows = await listInvitations(deps.db, user.id);
   return renderPage(c, {

@@ -24,7 +24,11 @@ import { renderPage } from '../http/page';
 export const accountPages = new Hono<AppEnv>();
 
 async function myAccount(c: SignedInCtx) {
-  const { t, lang, deps, user, scope } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
+  const user = c.get('user');
+  const scope = c.get('scope');
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c, user);
   const personal = scope.kind === 'person';

@@ -50,7 +50,10 @@ async function linkRefusal(c: Ctx): Promise<{ key: string; status: 403 | 409 | 4
 }
 
 async function registerPage(c: Ctx, posted?: Pick<RegisterFormProps, 'initialMessage' | 'initialPasswordError'> & { status?: PageOptions['status'] }) {
-  const { deps, t, lang, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const hostTenant = c.get('hostTenant');
   const link = signedLinkProps(c);
   // An expired date says so by itself (the island shows it); anything else is checked here.
   const refused = posted ? null : link.expired ? { key: errorText('link-expired'), status: 410 as const } : await linkRefusal(c);
@@ -83,7 +86,9 @@ async function registerPage(c: Ctx, posted?: Pick<RegisterFormProps, 'initialMes
 registerPages.get('/register/:email', (c) => registerPage(c));
 
 registerPages.post('/register/:email', ...pageForm, async (c) => {
-  const { deps, t, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const hostTenant = c.get('hostTenant');
   if (c.get('user')) return seeOther(c, `${deps.config.BASE_PATH}/my-account`);
   const fail = (key: string, final: boolean, status: PageOptions['status']) => registerPage(c, { initialMessage: { key, final }, status });
   try {

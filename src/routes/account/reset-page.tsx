@@ -41,7 +41,10 @@ async function livePolicy(c: Ctx, email: string, token: string): Promise<Passwor
 }
 
 function resetPage(c: Ctx, p: { email: string; token: string; policy: PasswordPolicy | null; error?: string; status?: PageOptions['status'] }) {
-  const { deps, t, lang, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const hostTenant = c.get('hostTenant');
   // The page is fetched with the token in its address: keep it out of Referer headers to other
   // sites (same-origin, not no-referrer: the form's own post must carry a real Origin).
   c.header('Referrer-Policy', 'same-origin');
@@ -79,7 +82,9 @@ resetPages.get('/reset', async (c) => {
 });
 
 resetPages.post('/reset', ...pageForm, async (c) => {
-  const { deps, t, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const hostTenant = c.get('hostTenant');
   const form = await readForm(c);
   const parsed = resetPasswordSchema.safeParse({ email: form.email, token: form.token, password: form.password ?? '', password_confirmation: form.password_confirmation ?? '' });
   const email = emailSchema.safeParse(form.email ?? '');

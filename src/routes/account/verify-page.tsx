@@ -11,7 +11,10 @@ import { renderPage } from '../http/page';
 export const verifyPages = new Hono<AppEnv>();
 
 verifyPages.get('/verify/:email', (c) => {
-  const { deps, t, lang, user } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const user = c.get('user');
   const { id, email, expires, signature, expired } = signedLinkProps(c);
   return renderPage(c, {
     titleKey: 'titles.verify',

@@ -208,7 +208,9 @@ function FilterForm({ t, f, path }: { t: T; f: Filters; path: string }) {
 }
 
 export async function activityLogsPage(c: TenantCtx) {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
   const path = `${base}/admin/activity-logs`;

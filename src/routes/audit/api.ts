@@ -9,7 +9,7 @@ export const auditApi = new Hono<AppEnv>();
 
 
 auditApi.get('/admin/activity-logs/export-csv', requireAccess('admin'), async (c) => {
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const now = deps.clock.now();
   const t = c.get('t');

@@ -10,7 +10,9 @@ import { AdminHeading, LoadError } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
 export async function contactDetailsPage(c: TenantCtx) {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const { data } = await loadFrame(c, c.get('user'));
   const contacts = await getContacts(deps, scope).catch((err: unknown) => {

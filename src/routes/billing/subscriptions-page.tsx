@@ -139,7 +139,9 @@ function Contract({ t, lang, d, now, base }: { t: T; lang: Lang; d: ContractDeta
 }
 
 export async function subscriptionsPage(c: TenantCtx) {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c, c.get('user'));

@@ -46,7 +46,9 @@ export async function readForm(c: Ctx): Promise<Record<string, string>> {
 
 /** The redirection step's input for the signed-in user on this host (the login page's chooser). */
 export async function redirectionInput(c: Ctx, continuePath: string | null): Promise<RedirectionInput> {
-  const { deps, user, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const user = c.get('user');
+  const hostTenant = c.get('hostTenant');
   if (!user) throw new Error('redirectionInput needs a signed-in user');
   const memberships = activeOnly(await listMemberships(deps.db, user.id));
   return {
@@ -77,7 +79,8 @@ export async function answerOutcomeWithRedirect(
   outcome: SignInOutcome,
   ctx: { query: string; continuePath: string | null; email: string; relay: string; outlook: boolean },
 ): Promise<Response> {
-  const { deps, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const hostTenant = c.get('hostTenant');
   const base = deps.config.BASE_PATH;
   if (outcome.kind === 'redirect-to-sso') return seeOther(c, ssoLoginUrl(c, outcome.initialSubdomain, ctx.relay));
   if (outcome.kind === 'challenge') {

@@ -9,8 +9,10 @@ import { loadFrame } from './frame-data';
 import { type PageOptions, renderPage } from './page';
 
 export async function renderFramed(c: Ctx, opts: { titleKey: string; status?: PageOptions['status']; heading: string; wide?: boolean; children: ReactNode }): Promise<Response> {
-  const { t, lang, deps } = c.var;
-  const { user } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
+  const user = c.get('user');
   if (user && c.get('hostTenant')) {
     try {
       const { data } = await loadFrame(c, user);
@@ -41,7 +43,8 @@ export async function renderFramed(c: Ctx, opts: { titleKey: string; status?: Pa
 
 /** Not found, refused and the like: the message and the way back (ui/render.tsx renderErrorPage when no frame can be shown). */
 export function errorPage(c: Ctx, status: 400 | 403 | 404 | 413 | 415, messageKey: string): Promise<Response> {
-  const { t, deps } = c.var;
+  const t = c.get('t');
+  const deps = c.get('deps');
   const base = deps.config.BASE_PATH;
   const signedIn = Boolean(c.get('user') && c.get('hostTenant'));
   return renderFramed(c, {

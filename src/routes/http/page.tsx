@@ -14,7 +14,9 @@ export interface PageOptions {
 }
 
 export function renderPage(c: Ctx, { titleKey, body, status = 200 }: PageOptions): Response {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   // Every page has the page policy (its stylesheet needs it), with or without islands.
   const doc = renderDocument({ lang, title: `${t(titleKey)} | ${t('product.name')}`, basePath: deps.config.BASE_PATH, nonce: pageNonce(c), body });
   return c.html(doc, status);
@@ -26,7 +28,9 @@ export function renderPage(c: Ctx, { titleKey, body, status = 200 }: PageOptions
  * app's not-found and error pages use routes/http/framed.tsx, which also frames signed-in people.
  */
 export function renderErrorPage(c: Ctx, status: 400 | 403 | 404 | 413 | 415, messageKey: string): Response {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const base = deps.config.BASE_PATH;
   return renderPage(c, {
     titleKey: status === 404 ? 'titles.not-found' : 'titles.error',

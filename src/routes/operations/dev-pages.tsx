@@ -21,7 +21,7 @@ export function devPages(basePath: string, appUrls: Record<'meishi' | 'scheduler
     );
   }
   app.get(`${basePath}/dev/outbox`, async (c) => {
-    const { t } = c.var;
+    const t = c.get('t');
     const rows = await c.get('deps').db.select().from(outbox).orderBy(desc(outbox.id)).limit(50);
     return renderFramed(c, {
       titleKey: 'titles.outbox',

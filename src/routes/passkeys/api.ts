@@ -116,13 +116,17 @@ passkeysApi.get('/passkeys', ...account, async (c) => c.json({ passkeys: (await 
 
 // Adding needs the password (or a passkey) confirmed in this session within 15 minutes.
 passkeysApi.post('/passkeys/options', ...account, async (c) => {
-  const { deps, user, session } = c.var;
+  const deps = c.get('deps');
+  const user = c.get('user');
+  const session = c.get('session');
   assertRecentPassword(session, deps.clock.now());
   return c.json(await creationOptions(deps, user, { purpose: 'register', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.get('hostTenant')?.id ?? null, sessionId: session.id }));
 });
 
 passkeysApi.post('/passkeys', ...account, async (c) => {
-  const { deps, user, session } = c.var;
+  const deps = c.get('deps');
+  const user = c.get('user');
+  const session = c.get('session');
   assertRecentPassword(session, deps.clock.now());
   const { response } = await readJson(c, passkeyRegistrationSchema);
   const a = actor(c);
@@ -141,7 +145,9 @@ passkeysApi.patch('/passkeys/:id', ...account, async (c) => {
 
 // Removing needs the password again; an account without one confirms with a passkey first.
 passkeysApi.delete('/passkeys/:id', ...account, async (c) => {
-  const { deps, user, session } = c.var;
+  const deps = c.get('deps');
+  const user = c.get('user');
+  const session = c.get('session');
   const { password } = await readJson(c, passkeyRemoveSchema);
   if (user.passwordHash) {
     // No password typed is a wrong one (the hasher is never asked about an empty string).
@@ -155,13 +161,17 @@ passkeysApi.delete('/passkeys/:id', ...account, async (c) => {
 
 // Confirming who is at the keyboard with a passkey instead of the password (15 minutes).
 passkeysApi.post('/passkeys/verify-session/options', ...account, async (c) => {
-  const { deps, user, session } = c.var;
+  const deps = c.get('deps');
+  const user = c.get('user');
+  const session = c.get('session');
   const allow = await ownPasskeys(deps, user.id);
   return c.json(await requestOptions(deps, { purpose: 'reauth', browser: browserToken(c), origin: requestOrigin(c), tenantId: c.get('hostTenant')?.id ?? null, userId: user.id, sessionId: session.id }, allow));
 });
 
 passkeysApi.post('/passkeys/verify-session', ...account, async (c) => {
-  const { deps, user, session } = c.var;
+  const deps = c.get('deps');
+  const user = c.get('user');
+  const session = c.get('session');
   const { response } = await readJson(c, passkeyAssertionSchema);
   await reverifyWithPasskey(deps, { user, session, response: asAssertion(response), origin: requestOrigin(c), browser: browserToken(c), tenantId: c.get('hostTenant')?.id ?? null, ip: c.get('clientIp') });
   return c.json({ message: 'verified' });

@@ -18,7 +18,11 @@ import { backToLogin, pendingLogin, pendingStepPage, signInContext } from '../tw
 export const passkeyPages = new Hono<AppEnv>();
 
 passkeyPages.get('/passkeys', signedInPage, async (c) => {
-  const { t, lang, deps, user, session } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
+  const user = c.get('user');
+  const session = c.get('session');
   const base = deps.config.BASE_PATH;
   const now = deps.clock.now();
   const { data } = await loadFrame(c, user);
@@ -45,7 +49,9 @@ passkeyPages.get('/passkeys', signedInPage, async (c) => {
 passkeyPages.get('/setup-passkey-at-login', async (c) => {
   const pending = await pendingLogin(c, 'enrol_passkey');
   if (!pending) return backToLogin(c);
-  const { t, hostTenant, deps } = c.var;
+  const t = c.get('t');
+  const hostTenant = c.get('hostTenant');
+  const deps = c.get('deps');
   // Whose policy asks: this host's tenant, or (main domain) each organisation whose policy covers the person.
   const memberships = await listMemberships(deps.db, pending.user.id);
   const tenantNames = hostTenant ? [hostTenant.name] : memberships.filter((m) => passkeyRequired(null, [m])).map((m) => m.tenant.name);

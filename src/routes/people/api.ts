@@ -40,7 +40,7 @@ const sleep = (ms: number) => new Promise<'timeout'>((r) => setTimeout(() => r('
 
 // The members in the import file's columns (decision 0045), for a round trip through a spreadsheet.
 adminPeopleApi.get('/admin/users/export', people, async (c) => {
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const now = deps.clock.now();
   const t = c.get('t');
@@ -79,7 +79,7 @@ function kickMailQueue(c: TenantCtx) {
 
 adminPeopleApi.post('/admin/users/invite', people, async (c) => {
   const { users } = await readJson(c, inviteSchema);
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const count = await inviteUsers(deps, scope, users, actorOf(c));
   // "Resend to all" is bulk: the throttled queue, after the answer. Chosen people are sent now,
@@ -108,7 +108,7 @@ adminPeopleApi.post('/admin/users/disable-sso-for-all', people, async (c) => {
 
 adminPeopleApi.post('/admin/users', people, async (c) => {
   const input = await readJson(c, userInputSchema);
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const { user, invited } = await addUser(deps, scope, input, actorOf(c));
   if (invited) await sendPendingMailOf(deps, scope, user.id);
@@ -118,7 +118,7 @@ adminPeopleApi.post('/admin/users', people, async (c) => {
 
 adminPeopleApi.patch('/admin/users/:id', people, async (c) => {
   const input = await readJson(c, userUpdateSchema);
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const r = await updateUser(deps, scope, idParam(c.req.param('id')), input, actorOf(c));
   if (r.message === 'sent-register-mail-to-new-email-id') await sendPendingMailOf(deps, scope, r.user.id);
@@ -126,7 +126,7 @@ adminPeopleApi.patch('/admin/users/:id', people, async (c) => {
 });
 
 adminPeopleApi.delete('/admin/users/:id', people, async (c) => {
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const jobId = await startUserDeletion(deps, c.get('tenantScope'), idParam(c.req.param('id')), actorOf(c));
   const work = runDeletionJob(deps, jobId);
   inBackground(c, work);

@@ -13,7 +13,9 @@ import { AdminHeading, ManagerBanner } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
 export async function deactivatedPageScreen(c: TenantCtx) {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
   const isAdmin = hasAccess(c, 'admin');

@@ -35,7 +35,7 @@ const CSV_TYPES = new Set(['text/csv', 'text/plain', 'application/csv', 'text/x-
 const required = () => new ValidationError({ csvFile: ['The csv file field is required.'] });
 
 async function upload(c: TenantCtx, kind: ImportKind) {
-  const { deps } = c.var;
+  const deps = c.get('deps');
   // `?preview=1`: a dry run (decision 0043); the answer is its diff, the run a second call.
   const dryRun = c.req.query('preview') === '1';
   const scope = c.get('tenantScope');
@@ -108,7 +108,7 @@ adminImportApi.get('/admin/users/import/:jobId{[0-9]+}/preview', people, async (
 adminImportApi.post('/admin/users/import/:jobId{[0-9]+}/run', people, async (c) => {
   const parsed = importJobParamSchema.safeParse({ jobId: c.req.param('jobId') });
   if (!parsed.success) throw new AppError('not-found');
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const job = await startPreviewedRun(deps, c.get('tenantScope'), c.get('user').id, parsed.data.jobId);
   if (job.bytes <= deps.config.IMPORT_INLINE_BYTES) {
     const done = await runInline(deps, job.id);

@@ -15,7 +15,9 @@ import { AdminHeading, ManagerBanner } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
 export async function usersPageScreen(c: TenantCtx) {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const isAdmin = hasAccess(c, 'admin');
   const { data } = await loadFrame(c, c.get('user'));

@@ -22,7 +22,7 @@ scimAdminApi.post('/admin/scim/tokens', admin, async (c) => {
   const scope = c.get('tenantScope');
   assertSubscribed(isSsoSubscribed(scope.tenant));
   const input = await readJson(c, scimTokenCreateSchema);
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const actor = actorOf(c);
   const made = await createScimToken(deps.db, scope.id, input, { userId: actor.userId, name: null, ip: actor.ip, userAgent: actor.userAgent }, deps.clock.now());
   const summary = (await listScimTokens(scope, deps.clock.now())).find((t) => t.id === made.id);

@@ -51,7 +51,7 @@ function bearer(c: C): string {
  * the token is known to be good: a stranger learns nothing but 401.
  */
 async function authorize<R>(c: C, read?: (scope: TenantScope, guard: SQL) => ScimRead<R>): Promise<{ scope: TenantScope; actor: ScimActor; value: R | undefined }> {
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const host = c.get('hostTenant');
   const label = hostLabel(new URL(c.req.url).hostname, deps.config.PORTAL_DOMAIN);
   if (!host || !label) throw new ScimError(404, 'not-found: SCIM answers on a tenant host, https://<tenant>.<domain>/accounts/scim/v2');

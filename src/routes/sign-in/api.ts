@@ -41,7 +41,7 @@ authApi.post('/v2/login', async (c) => {
 });
 
 authApi.post('/logout', async (c) => {
-  const { session } = c.var;
+  const session = c.get('session');
   const { db, clock } = c.get('deps');
   let sloUrl: string | null = null;
   if (session) {
@@ -71,7 +71,7 @@ authApi.get('/user', async (c) => {
 /** Issues a one-time code for another tenant's host and answers the URL that redeems it. */
 authApi.post('/handoff', requireSession, async (c) => {
   const input = await readJson(c, handoffSchema);
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const base = deps.config.BASE_PATH;
   const path = safeContinuePath(input.continue, base, appPaths(deps.config)) ?? `${base}/my-account`;
   return c.json(await handoffTo(c, input.tenant_id, path));

@@ -15,7 +15,8 @@ import { renderErrorPage } from '../http/page';
 export const handoffPages = new Hono<AppEnv>();
 
 handoffPages.get('/handoff', async (c) => {
-  const { deps, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const hostTenant = c.get('hostTenant');
   const base = deps.config.BASE_PATH;
   if (!hostTenant) return renderErrorPage(c, 400, 'errors.handoff-invalid');
   const code = c.req.query('code') ?? '';

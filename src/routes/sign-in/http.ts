@@ -85,7 +85,8 @@ export function ssoLoginUrl(c: Ctx, initialSubdomain: string, relay: string): st
  * of that tenant, its SAML login, or, for a session an IdP vouched for, that host's login page.
  */
 export async function handoffTo(c: Ctx, tenantId: number, path: string): Promise<{ message?: 'redirect-to-sso' | 'sign-in-required'; url: string }> {
-  const { deps, session } = c.var;
+  const deps = c.get('deps');
+  const session = c.get('session');
   if (!session) throw new AppError('unauthenticated');
   const base = deps.config.BASE_PATH;
   let handoff;
@@ -118,7 +119,7 @@ export async function signInAfterPasswordSet(
   password: string,
   via: 'reset' | 'registration',
 ): Promise<SignInOutcome | { kind: 'requires-login' }> {
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const hostTenant = decidingTenant(c);
   const policy = await policyForEmail(deps, user.email, hostTenant);
   let outcome;

@@ -51,7 +51,11 @@ const LOGIN_NOTICES = ['password-set', 'already-verified', 'twofa-error', 'no-pe
 const ERROR_NOTICES: readonly string[] = ['twofa-error', 'no-pending-login'];
 
 async function loginPage(c: Ctx, posted?: PostedLogin) {
-  const { deps, t, lang, hostTenant, user } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const hostTenant = c.get('hostTenant');
+  const user = c.get('user');
   const base = deps.config.BASE_PATH;
   const url = new URL(c.req.url);
   const continuePath = safeContinuePath(c.req.query('continue'), base, appPaths(deps.config));
@@ -167,7 +171,8 @@ loginPages.get('/', (c) => loginPage(c));
 
 /** The steps of the login form posted without JavaScript; each answers what the island would show. */
 loginPages.post('/login', ...pageForm, async (c) => {
-  const { deps, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const hostTenant = c.get('hostTenant');
   const base = deps.config.BASE_PATH;
   const url = new URL(c.req.url);
   // Signed in meanwhile (another tab): the redirection step, as a visit to login shows it.

@@ -12,7 +12,7 @@ export const challengeApi = new Hono<AppEnv>();
 
 challengeApi.post('/additional-challenge/verify', async (c) => {
   const { otp } = await readJson(c, otpSchema);
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const hostTenant = decidingTenant(c);
   const done = await verifyAdditionalChallenge(deps, challengeToken(c), hostTenant?.id ?? null, otp);
   clearChallengeCookie(c);

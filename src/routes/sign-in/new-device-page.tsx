@@ -23,7 +23,10 @@ import { renderPage } from '../http/page';
 export const additionalChallengePages = new Hono<AppEnv>();
 
 additionalChallengePages.get('/additional-challenge', async (c) => {
-  const { deps, t, lang, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const hostTenant = c.get('hostTenant');
   const base = deps.config.BASE_PATH;
   const challenge = await findChallenge(deps, challengeToken(c), hostTenant?.id ?? null, 'additional_challenge');
   if (!challenge) return backToLogin(c);

@@ -12,7 +12,10 @@ export const MEISHI_MOBILE_DEEP_LINK = 'nextameishi://open';
 export const openMeishiMobilePages = new Hono<AppEnv>();
 
 openMeishiMobilePages.get('/open-meishi-mobile', (c) => {
-  const { deps, t, lang, user } = c.var;
+  const deps = c.get('deps');
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const user = c.get('user');
   const base = deps.config.BASE_PATH;
   const back = user ? { href: `${base}/my-account`, key: 'common.backToMyAccount' } : { href: `${base}/login`, key: 'common.backToLogin' };
   return renderPage(c, {

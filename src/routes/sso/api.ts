@@ -134,7 +134,7 @@ samlApi.post('/admin/saml/metadata', admin, async (c) => {
 samlApi.get('/admin/saml/guide/:preset', admin, (c) => {
   const preset = c.req.param('preset');
   if (!isIdpPreset(preset)) return errorAnswer(c, 'not-found');
-  const { t } = c.var;
+  const t = c.get('t');
   const guide: IdpGuide = {
     preset,
     name: t(`sso.presets.${preset}`),

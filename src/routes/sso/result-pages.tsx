@@ -10,7 +10,9 @@ import type { AppEnv, Ctx } from '../http/env';
 
 /** `expiredAt`: the refusal was the IdP's certificate having ended (decision 0042): said so, with the date. */
 export function samlResultPage(c: Ctx, kind: 'error' | 'passed', status: 200 | 400 | 403 | 404, expiredAt?: number) {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const base = deps.config.BASE_PATH;
   const titleKey = kind === 'passed' ? 'titles.saml-test-passed' : 'titles.saml-login-error';
   return renderFramed(c, {

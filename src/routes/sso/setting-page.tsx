@@ -10,7 +10,9 @@ import { AdminHeading } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
 export async function ssoSettingPage(c: TenantCtx) {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c, c.get('user'));

@@ -40,7 +40,9 @@ export function verifyPasswordTarget(raw: string | undefined, basePath: string, 
 }
 
 twofaPages.get('/verify-password', signedInPage, async (c) => {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   const { data } = await loadFrame(c, c.get('user'));
   const target = verifyPasswordTarget(c.req.query('redirect'), deps.config.BASE_PATH, appPaths(deps.config));
   return renderPage(c, {
@@ -58,7 +60,10 @@ twofaPages.get('/verify-password', signedInPage, async (c) => {
 });
 
 twofaPages.get('/twofa', signedInPage, async (c) => {
-  const { t, lang, deps, user } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
+  const user = c.get('user');
   const base = deps.config.BASE_PATH;
   try {
     assertRecentPassword(c.get('session'), deps.clock.now());

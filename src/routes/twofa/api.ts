@@ -115,7 +115,7 @@ async function completeLogin(
   rememberThis = false,
   extra: Record<string, unknown> = {},
 ) {
-  const { deps } = c.var;
+  const deps = c.get('deps');
   const hostTenant = decidingTenant(c);
   const client = clientInfo(c);
   clearChallengeCookie(c);

@@ -34,7 +34,9 @@ export const twofaLoginPages = new Hono<AppEnv>();
 
 /** The sign-in context from the page's query, read the way the login page reads it. */
 export function signInContext(c: Ctx): SignInContext {
-  const { deps, lang, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const lang = c.get('lang');
+  const hostTenant = c.get('hostTenant');
   const base = deps.config.BASE_PATH;
   return {
     lang,
@@ -51,7 +53,8 @@ export function signInContext(c: Ctx): SignInContext {
 
 /** The live pending login of this kind and its user, or null. */
 export async function pendingLogin(c: Ctx, kind: ChallengeKind) {
-  const { deps, hostTenant } = c.var;
+  const deps = c.get('deps');
+  const hostTenant = c.get('hostTenant');
   const challenge = await findChallenge(deps, challengeToken(c), hostTenant?.id ?? null, kind);
   if (!challenge) return null;
   const user = await deps.db.select().from(users).where(eq(users.id, challenge.userId)).get();
@@ -64,7 +67,9 @@ export function backToLogin(c: Ctx) {
 
 /** A page of a pending login's step (also the passkey steps', routes/passkeys). */
 export function pendingStepPage(c: Ctx, titleKey: string, heading: string, body: ReactNode) {
-  const { t, lang, deps } = c.var;
+  const t = c.get('t');
+  const lang = c.get('lang');
+  const deps = c.get('deps');
   // Codes and secrets are on these pages: never kept by a cache.
   c.header('Cache-Control', 'no-store');
   return renderPage(c, {
@@ -93,7 +98,7 @@ twofaLoginPages.get('/otp', async (c) => {
 
 twofaLoginPages.get('/recovery', async (c) => {
   if (!(await pendingLogin(c, 'otp'))) return backToLogin(c);
-  const { t } = c.var;
+  const t = c.get('t');
   return pendingStepPage(
     c,
     'titles.backup-login',

@@ -263,6 +263,20 @@ describe('edit user', () => {
     expect((await lastAudit('user.updated'))?.targetId).toBe(String(U.user));
   });
 
+  it('the list shows additional departments by name', async () => {
+    const b = await signIn();
+    // Named so that creation order and name order differ.
+    const zed = (await b.post(`${API}/admin/departments`, { name: 'Z 総務部' })).body;
+    const abc = (await b.post(`${API}/admin/departments`, { name: 'A 経理部' })).body;
+    const ids = [zed.id ?? zed.department?.id, abc.id ?? abc.department?.id];
+    expect(ids.every((id) => typeof id === 'number')).toBe(true);
+    const r = await b.patch(`${API}/admin/users/${U.user}`, { name: '山田 花子', email: 'user@acme.test', department_id: D.dev, is_admin: false, allowedApps: ['meishi'], additionalDepartmentIds: [...ids, D.sales] });
+    expect(r.body.message).toBe('success');
+    const row = (await b.get(`${API}/admin/users?search=user%40acme.test`)).body.data.find((u: { id: number }) => u.id === U.user);
+    expect(row.additionalDepartments.map((d: { name: string }) => d.name)).toEqual(['A 経理部', 'Z 総務部', '営業部']);
+    expect(row.additional_departments_for_tenant).toEqual([ids[1], ids[0], D.sales]);
+  });
+
   it('an email change starts over with an invitation to the new address and ends the sessions', async () => {
     const b = await signIn();
     const victim = await signIn('user@acme.test');

@@ -2,7 +2,7 @@
 // all of them in one batch after the request's principal, so every one of these screens and calls
 // costs two round trips on D1 (issue 23). Search and sort run in SQL, so a 50,000-member tenant
 // answers from indexes and one sort, never by loading every row.
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { combine, read, readOne, type Placeholders } from '../../db/client';
 import { additionalDepartments, departments, importLogs, passkeys, samlSettings, tenantApps, tenantUsers, users, type AppKey } from '../../db/schema';
 import type { AdminUser, AllowedApp, DepartmentRef, ManagedApp, UsersPage, UsersQuery } from '../../shared/people/schemas';
@@ -20,7 +20,7 @@ type TenantApp = typeof tenantApps.$inferSelect;
 // What a list item shows, and nothing more (no password hash or factor secrets leave the
 // database for a list): flat, with the names two tables share made distinct, so the rows read
 // alike from a D1 batch (objects keyed by column name) and alone.
-const ITEM = {
+const item = (s: PreparedScope) => ({
   memberId: sql<number>`${tenantUsers.id}`.as('m_id'),
   displayName: tenantUsers.displayName,
   isAdmin: tenantUsers.isAdmin,
@@ -48,7 +48,12 @@ const ITEM = {
   emailVerifiedAt: users.emailVerifiedAt,
   deptId: sql<number | null>`${departments.id}`.as('d_id'),
   deptName: sql<string | null>`${departments.name}`.as('d_name'),
-};
+  // The additional departments as JSON [[id, name], ...] by name, in the same statement: a second
+  // statement repeating the page's query cost as much as the page itself (issue 23).
+  extra: sql<string>`(SELECT json_group_array(json_array(x.id, x.name)) FROM (SELECT d.id, d.name FROM ${additionalDepartments} ad
+      JOIN ${departments} d ON d.id = ad.department_id AND d.tenant_id = ${s.id}
+      WHERE ad.tenant_id = ${s.id} AND ad.tenant_user_id = ${tenantUsers.id} ORDER BY d.name) x)`.as('x_departments'),
+});
 
 // The lists' reads are built once per shape and sent with new values (src/db/client.ts
 // `prepared`): drizzle building them on every request was a third of the users screen's CPU.
@@ -98,7 +103,7 @@ const shapeParts = (shape: MemberShape) => shape.split('/') as [MemberFilter, Me
 const memberRows = scopedShapes((s, shape: MemberShape, p: Placeholders<MemberValues>) => {
   const [filter, order] = shapeParts(shape);
   return s.db
-    .select(ITEM)
+    .select(item(s))
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .leftJoin(departments, and(eq(departments.id, tenantUsers.departmentId), s.own(departments)))
@@ -108,47 +113,27 @@ const memberRows = scopedShapes((s, shape: MemberShape, p: Placeholders<MemberVa
     .offset(p.offset);
 });
 
-/** The additional departments of exactly the members of that page. */
-const memberExtra = scopedShapes((s, shape: MemberShape, p: Placeholders<MemberValues>) => {
-  const [filter, order] = shapeParts(shape);
-  const page = s.db
-    .select({ id: tenantUsers.id })
-    .from(tenantUsers)
-    .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(memberWhere(s, filter, p))
-    .orderBy(...memberOrder(order))
-    .limit(p.limit)
-    .offset(p.offset);
-  return s.db
-    .select({ tenantUserId: additionalDepartments.tenantUserId, id: departments.id, name: departments.name })
-    .from(additionalDepartments)
-    .innerJoin(departments, eq(departments.id, additionalDepartments.departmentId))
-    .where(s.own(additionalDepartments, inArray(additionalDepartments.tenantUserId, page)))
-    .orderBy(asc(departments.name));
-});
-
 const contractedApps = scopedRead((s) => s.db.select().from(tenantApps).where(s.own(tenantApps)));
 
-/** One page of members (with the main department joined), the additional departments of exactly that page, and the contracted apps. */
+/** One page of members (with the main and additional departments) and the contracted apps. */
 function memberPage(scope: TenantScope, shape: MemberShape, values: Partial<MemberValues> & Pick<MemberValues, 'limit' | 'offset'>) {
   const v: MemberValues = { pattern: '', reading: '', userId: 0, ...values };
-  return { rows: memberRows(scope, shape, v), extra: memberExtra(scope, shape, v), contracted: contractedApps(scope, {}) };
+  return { rows: memberRows(scope, shape, v), contracted: contractedApps(scope, {}) };
 }
 
 type ItemRow = Awaited<ReturnType<typeof memberRows>>[number];
-type ExtraRows = { tenantUserId: number; id: number; name: string }[];
 
-/** List items for a page's rows, its additional departments and the tenant's contracted apps. */
-export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: TenantApp[]): AdminUser[] {
+/** The additional departments' JSON, by name (binary order, as SQLite's ORDER BY gives them). */
+function extraDepartments(json: string | null): DepartmentRef[] {
+  const list = (JSON.parse(json ?? '[]') as [number, string][]).map(([id, name]) => ({ id, name }));
+  return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** List items for a page's rows and the tenant's contracted apps. */
+export function adminUsers(rows: ItemRow[], contracted: TenantApp[]): AdminUser[] {
   const apps = contracted.map((a) => a.app);
-  const byMember = new Map<number, DepartmentRef[]>();
-  for (const e of extra) {
-    const list = byMember.get(e.tenantUserId) ?? [];
-    list.push({ id: e.id, name: e.name });
-    byMember.set(e.tenantUserId, list);
-  }
   return rows.map((m) => {
-    const departmentsOf = byMember.get(m.memberId) ?? [];
+    const departmentsOf = extraDepartments(m.extra);
     const item: AdminUser = {
       id: m.userId,
       name: m.displayName ?? m.name,
@@ -186,7 +171,7 @@ export function adminUsers(rows: ItemRow[], extra: ExtraRows, contracted: Tenant
 /** The list item of one member (after a change): its page of one. */
 export function memberItem(scope: TenantScope, userId: number) {
   const p = memberPage(scope, 'one/id', { userId, limit: 1, offset: 0 });
-  return readOne(scope.db, read(p, ({ rows, extra, contracted }) => adminUsers(rows, extra, contracted)[0]));
+  return readOne(scope.db, read(p, ({ rows, contracted }) => adminUsers(rows, contracted)[0]));
 }
 
 const searchTotal = scopedRead((s, p: Placeholders<Pick<MemberValues, 'pattern' | 'reading' | 'userId'>>) =>
@@ -224,11 +209,11 @@ export function usersRead(scope: TenantScope, q: UsersQuery) {
       total: q.search ? searchTotal(scope, { pattern, reading, userId: 0 }) : undefined,
       counts: memberCounts(scope, {}),
     },
-    ({ rows, extra, contracted, total, counts: [c] }) => {
+    ({ rows, contracted, total, counts: [c] }) => {
       const seats: Record<ManagedApp, number> = { meishi: Number(c?.meishi ?? 0), scheduler: Number(c?.scheduler ?? 0) };
       const sso = Number(c?.sso ?? 0);
       return {
-        data: adminUsers(rows, extra, contracted),
+        data: adminUsers(rows, contracted),
         total: total?.[0]?.n ?? c?.users ?? 0,
         page: q.page,
         perPage: q.perPage,
@@ -268,8 +253,8 @@ export function deactivatedRead(scope: TenantScope, page: number, perPage: numbe
       total: deactivatedTotal(scope, {}),
       seats: seatsInUse(scope, {}),
     },
-    ({ rows, extra, contracted, total, seats }) => ({
-      list: { data: adminUsers(rows, extra, contracted), total: total[0]?.n ?? 0, page, perPage },
+    ({ rows, contracted, total, seats }) => ({
+      list: { data: adminUsers(rows, contracted), total: total[0]?.n ?? 0, page, perPage },
       apps: seatsLeft(contracted, seatsOf(seats[0])),
     }),
   );

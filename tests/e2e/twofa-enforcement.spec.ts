@@ -127,8 +127,17 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(qrTab).toHaveAttribute('aria-selected', 'true');
       await expect(page.getByRole('radio', { name: x.app, exact: true })).toBeChecked();
       await expect(page.getByRole('img', { name: x.qrAlt })).toBeVisible();
-      await page.getByRole('radio', { name: x.sms, exact: true }).check();
+      const smsRadio = page.getByRole('radio', { name: x.sms, exact: true });
+      await smsRadio.check();
       await expect(page.getByRole('img', { name: x.qrAlt })).toHaveCount(0);
+      // The choice stays where the keyboard is: the arrow keys go on between the two methods.
+      await expect(smsRadio).toBeFocused();
+      await page.keyboard.press('ArrowUp');
+      await expect(page.getByRole('radio', { name: x.app, exact: true })).toBeChecked();
+      await expect(page.getByRole('img', { name: x.qrAlt })).toBeVisible();
+      await page.keyboard.press('ArrowDown');
+      await expect(smsRadio).toBeChecked();
+      await expect(smsRadio).toBeFocused();
       // The code entry waits for a code to be sent.
       await expect(page.getByLabel(x.code, { exact: true })).toHaveCount(0);
       const country = page.getByLabel(x.countryCode);

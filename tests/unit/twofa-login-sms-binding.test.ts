@@ -11,19 +11,20 @@ const KEY = 'a'.repeat(64);
 const CODE = '123456';
 
 describe('loginSetupSmsSubject', () => {
-  const base = [2, 'challenge-a', 1_800_000_000_000, '+819012345678'] as const;
+  type Args = Parameters<typeof loginSetupSmsSubject>;
+  const base: Args = [2, 'challenge-a', 1_800_000_000_000, '+819012345678'];
   const stored = codeMac(KEY, loginSetupSmsSubject(...base), CODE);
 
   it('verifies for the same person, pending login, setup and number', () => {
     expect(codeMacMatches(KEY, loginSetupSmsSubject(...base), CODE, stored)).toBe(true);
   });
 
-  it.each([
+  it.each<[string, Args]>([
     ['another person', [3, base[1], base[2], base[3]]],
     ['another pending login', [base[0], 'challenge-b', base[2], base[3]]],
     ['a restarted setup', [base[0], base[1], base[2] + 1, base[3]]],
     ['another number', [base[0], base[1], base[2], '+819087654321']],
-  ] as const)('does not verify for %s', (_, other) => {
+  ])('does not verify for %s', (_, other) => {
     expect(codeMacMatches(KEY, loginSetupSmsSubject(...other), CODE, stored)).toBe(false);
   });
 

@@ -175,7 +175,7 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
             </>
           ) : (
             <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
-              <TwofaSms lang={lang} basePath={basePath} calls={SMS_CALLS} onSent={() => setSmsSent(true)} onFail={backToLogin} />
+              <TwofaSms lang={lang} basePath={basePath} calls={SMS_CALLS} focusOnMount={false} onSent={() => setSmsSent(true)} onFail={backToLogin} />
             </Suspense>
           )}
         </div>

@@ -25,6 +25,8 @@ export interface TwofaSmsProps {
   onFail: (r: ApiResult) => void;
   /** The send and resend calls: the account's unless given (the setup at login has its own). */
   calls?: { send: string; resend: string };
+  /** Focus the number field when the step appears (the account's step 3), or not (a radio choice at login). */
+  focusOnMount?: boolean;
 }
 
 const ACCOUNT_CALLS = { send: 'twofa/sms/otp', resend: 'twofa/sms/otp/resend' };
@@ -52,12 +54,12 @@ function regionOptions(lang: Lang): { region: CountryCode; label: string }[] {
     .sort((a, b) => a.label.localeCompare(b.label, lang));
 }
 
-export default function TwofaSms({ lang, basePath, onSent, onFail, calls = ACCOUNT_CALLS }: TwofaSmsProps) {
+export default function TwofaSms({ lang, basePath, onSent, onFail, calls = ACCOUNT_CALLS, focusOnMount = true }: TwofaSmsProps) {
   const t = getT(lang);
   const options = useMemo(() => regionOptions(lang), [lang]);
   const [region, setRegion] = useState<CountryCode>(DEFAULT_REGION);
   // The number's field is the step's "code": one send at a time, its wait, the resend cooldown.
-  const entry = useCodeEntry(t);
+  const entry = useCodeEntry(t, { focusOnMount });
   const national = entry.code;
   /** The number the last code went to; Send stays disabled while it is the one in the fields. */
   const [sentTo, setSentTo] = useState<string | null>(null);

@@ -5,6 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activityLogs, outbox, sessions, tenants, throttles, twofaPending, twofaSecrets, users } from '../../src/db/schema';
+import { enableTwofa } from '../../src/domain/twofa/setup';
 import { createHarness, type Harness, type TestClient } from '../support/harness';
 import { codeIn, lastMail, mailsTo } from '../support/mail';
 import { totpAt } from '../support/totp';
@@ -261,5 +262,29 @@ describe('who may call', () => {
     expect((await h.deps.db.select().from(twofaPending).where(and(eq(twofaPending.userId, USER_ID))).get())!.phoneE164).toBeNull();
     expect((await b2.post(ENABLE, { otp: code2 })).body).toEqual({ message: 'no-pending-setup' });
     expect(await h.deps.db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, USER_ID))).toHaveLength(0);
+  });
+
+  it('a factor turned on meanwhile (another sign-in, the account) is not replaced from the pending login', async () => {
+    const b = await atSetup();
+    await b.post(SEND, { contact: MOBILE });
+    const code = await smsCode();
+    const before = await h.deps.db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, 4));
+    await h.deps.db.update(users).set({ twofaMethod: 'app' }).where(eq(users.id, USER_ID));
+    expect((await b.post(ENABLE, { otp: code })).status).toBe(401);
+    expect((await b.post(SEND, { contact: OTHER_MOBILE })).status).toBe(401);
+    expect((await h.deps.db.select().from(users).where(eq(users.id, USER_ID)).get())!.contactNumber).not.toBe(MOBILE);
+    expect(await h.deps.db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, 4))).toEqual(before);
+  });
+
+  it('...decided in the statement that consumes the setup, not only by the read before it', async () => {
+    const b = await atSetup();
+    const details = (await b.get('/accounts/api/setup-twofa-at-login/app')).body;
+    const stale = (await h.deps.db.select().from(users).where(eq(users.id, USER_ID)).get())!;
+    // The factor appears between the read of the person and the enable.
+    await h.deps.db.update(users).set({ twofaMethod: 'sms', contactNumber: OTHER_MOBILE }).where(eq(users.id, USER_ID));
+    const otp = await totpAt(details.manualCode.replace(/ /g, ''), h.clock.now());
+    await expect(enableTwofa(h.deps, stale, 'app', otp, 1, { onlyWithoutFactor: true })).rejects.toMatchObject({ code: 'no-pending-setup' });
+    expect(await h.deps.db.select().from(twofaSecrets).where(eq(twofaSecrets.userId, USER_ID))).toHaveLength(0);
+    expect((await h.deps.db.select().from(users).where(eq(users.id, USER_ID)).get())!.twofaMethod).toBe('sms');
   });
 });

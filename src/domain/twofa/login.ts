@@ -190,22 +190,33 @@ export async function resendLoginSms(deps: Deps, token: string | undefined, host
   await sendChallengeSms(deps, user, c);
 }
 
+/**
+ * The pending login of the forced setup, while its person still has no second factor: one turned
+ * on meanwhile (another sign-in, the account) is not replaced from a pending login that only
+ * proved the password.
+ */
+async function forcedSetupLogin(deps: Deps, token: string | undefined, hostTenantId: number | null) {
+  const p = await pending(deps, token, hostTenantId, 'enable_twofa');
+  if (p.user.twofaMethod) throw new AppError('no-pending-login');
+  return p;
+}
+
 /** POST setup-twofa-at-login/setup: starts the forced (authenticator) setup, once per call. */
 export async function startLoginSetup(deps: Deps, token: string | undefined, hostTenantId: number | null) {
-  const { user } = await pending(deps, token, hostTenantId, 'enable_twofa');
+  const { user } = await forcedSetupLogin(deps, token, hostTenantId);
   return startSetup(deps, user, 'app');
 }
 
 /** GET setup-twofa-at-login/app: backup codes, manual code and QR of the started setup (read-only). */
 export async function loginSetupDetails(deps: Deps, token: string | undefined, hostTenantId: number | null) {
-  const { user } = await pending(deps, token, hostTenantId, 'enable_twofa');
+  const { user } = await forcedSetupLogin(deps, token, hostTenantId);
   return pendingSetupDetails(deps, user);
 }
 
 /** POST setup-twofa-at-login/app {otp}: turns on app 2FA and completes the login. */
 export async function enableAtLogin(deps: Deps, token: string | undefined, hostTenantId: number | null, otp: string) {
-  const { c, user } = await pending(deps, token, hostTenantId, 'enable_twofa');
-  await enableTwofa(deps, user, 'app', otp, c.tenantId);
+  const { c, user } = await forcedSetupLogin(deps, token, hostTenantId);
+  await enableTwofa(deps, user, 'app', otp, c.tenantId, { onlyWithoutFactor: true });
   return finish(deps, c, { ...user, twofaMethod: 'app' });
 }
 
@@ -220,7 +231,7 @@ export function loginSetupSmsSubject(userId: number, challengeId: string, setupC
 
 /** The pending login in the forced-setup state, and the setup it started (backup codes shown). */
 async function startedLoginSetup(deps: Deps, token: string | undefined, hostTenantId: number | null) {
-  const { c, user } = await pending(deps, token, hostTenantId, 'enable_twofa');
+  const { c, user } = await forcedSetupLogin(deps, token, hostTenantId);
   const setup = await loadPending(deps, user.id);
   if (!setup?.backupCodeHashes?.length) throw new AppError('no-pending-setup');
   return { c, user, setup };
@@ -272,12 +283,11 @@ export async function resendLoginSetupSms(deps: Deps, token: string | undefined,
  * count toward the same lock-out as the authenticator's (enableTwofa).
  */
 export async function enableSmsAtLogin(deps: Deps, token: string | undefined, hostTenantId: number | null, otp: string) {
-  const { c, user } = await pending(deps, token, hostTenantId, 'enable_twofa');
-  const { contactNumber } = await enableTwofa(deps, user, 'sms', otp, c.tenantId, (setup) => ({
-    hash: c.codeHash,
-    expiresAt: c.codeExpiresAt,
-    subject: loginSetupSmsSubject(user.id, c.id, setup.createdAt, setup.phoneE164 ?? ''),
-  }));
+  const { c, user } = await forcedSetupLogin(deps, token, hostTenantId);
+  const { contactNumber } = await enableTwofa(deps, user, 'sms', otp, c.tenantId, {
+    onlyWithoutFactor: true,
+    smsCodeOf: (setup) => ({ hash: c.codeHash, expiresAt: c.codeExpiresAt, subject: loginSetupSmsSubject(user.id, c.id, setup.createdAt, setup.phoneE164 ?? '') }),
+  });
   return finish(deps, c, { ...user, twofaMethod: 'sms', contactNumber });
 }
 

@@ -1,7 +1,7 @@
 // Setting up and turning off two-factor authentication (spec 01 "Two-factor setup"), in the
 // account (behind a fresh password check) and during a forced setup at login. A setup is a
 // pending row; nothing changes for the user until a code from the new factor is confirmed.
-import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
+import { and, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Deps } from '../../deps';
 import { backupCodes, rememberedDevices, sessions, twofaPending, twofaSecrets, users, type Session, type User } from '../../db/schema';
@@ -206,7 +206,15 @@ const accountSmsCode: SmsCodeOf = (p) => ({ hash: p.smsCodeHash, expiresAt: p.sm
  * the one the code came from: the setup's authenticator secret, or the number its SMS went to
  * (bound to the user only here, on success). `smsCodeOf` says where that SMS code is kept.
  */
-export async function enableTwofa(deps: Deps, user: User, method: Method, otp: string, tenantId: number | null, smsCodeOf: SmsCodeOf = accountSmsCode): Promise<{ contactNumber: string | null }> {
+export async function enableTwofa(
+  deps: Deps,
+  user: User,
+  method: Method,
+  otp: string,
+  tenantId: number | null,
+  opts: { smsCodeOf?: SmsCodeOf; onlyWithoutFactor?: boolean } = {},
+): Promise<{ contactNumber: string | null }> {
+  const smsCodeOf = opts.smsCodeOf ?? accountSmsCode;
   const { db, clock, config } = deps;
   const now = clock.now();
   const limit = { key: `2fa-setup:${user.id}`, max: 5, windowMs: 15 * 60_000 };
@@ -228,8 +236,13 @@ export async function enableTwofa(deps: Deps, user: User, method: Method, otp: s
   }
   if (!ok) throw new AppError('invalid-otp');
   await clear(db, [limit]);
-  // The pending row is consumed by compare-and-set: one enable per setup.
-  const claimed = await db.delete(twofaPending).where(and(eq(twofaPending.userId, user.id), eq(twofaPending.createdAt, pending.createdAt))).returning({ userId: twofaPending.userId });
+  // The pending row is consumed by compare-and-set: one enable per setup. At login (a pending login
+  // proves only the password) the same statement also requires that the person still has no factor.
+  const noFactor = opts.onlyWithoutFactor ? sql`not exists (select 1 from ${users} where ${users.id} = ${user.id} and ${users.twofaMethod} is not null)` : undefined;
+  const claimed = await db
+    .delete(twofaPending)
+    .where(and(eq(twofaPending.userId, user.id), eq(twofaPending.createdAt, pending.createdAt), noFactor))
+    .returning({ userId: twofaPending.userId });
   if (claimed.length !== 1) throw new AppError('no-pending-setup');
   await db.batch([
     db.delete(twofaSecrets).where(eq(twofaSecrets.userId, user.id)),

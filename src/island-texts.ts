@@ -56,7 +56,7 @@ export const ISLAND_TEXTS = {
   BackupCodesRegenerate: ['verifyPassword', 'validation.required', 'passwordForm', ...ERROR_TEXTS, ...TWOFA_PARTS],
   OtpForm: ['otp', 'common.backToLogin', 'errors.generic', 'twofa.notice', 'myAccount.scope.notice', 'passkeys.secondStep', 'passkeys.errors.invalid', ...PASSKEY_CEREMONY, ...CODE_STEP, ...AFTER_SIGN_IN],
   BackupCodeForm: ['backupLogin', 'common.backToLogin', ...VALIDATION, ...CODE_STEP, ...AFTER_SIGN_IN],
-  SetupTwofaAtLogin: ['setupAtLogin', 'common.backToLogin', 'myAccount.scope.notice', ...TWOFA_PARTS, ...AFTER_SIGN_IN],
+  SetupTwofaAtLogin: ['setupAtLogin', 'common.backToLogin', 'myAccount.scope.notice', ...VALIDATION, ...TWOFA_PARTS, ...AFTER_SIGN_IN],
   PasskeyManager: [
     ...['cancel', 'manage', 'storage', 'verify', 'name', 'remove', 'errors'].map((k) => `passkeys.${k}`),
     'passkeys.signIn.unsupported',

@@ -205,6 +205,8 @@ export default async function setup(project: TestProject) {
     // The SAML tests' own tenant with an SSO member (tests/workers/saml.test.ts).
     await run('sso tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/sso-tenant.sql')]);
     await run('revocation tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/revocation-tenant.sql')]);
+    // An enforcing tenant for the SMS setup at login (tests/workers/twofa-setup-sms.test.ts).
+    await run('2fa tenant', [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', persistDir, '--file', join(root, 'tests/workers/support/twofa-tenant.sql')]);
     // A port taken between freePort() and wrangler's bind gets one more try on new ports.
     for (let attempt = 1; ; attempt++) {
       try {

@@ -4,7 +4,7 @@
 import { and, count, eq, gt, isNull, or, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../deps';
-import { backupCodes, rememberedDevices, twofaSecrets, users, type Tenant, type User } from '../../db/schema';
+import { backupCodes, rememberedDevices, twofaPending, twofaSecrets, users, type Tenant, type User } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
 import { clear, reserve, type Limit } from '../security/limiter';
@@ -15,7 +15,7 @@ import { codeGuessLimit, completeChallenge, createChallenge, findChallenge, repl
 import type { PasswordCompliance } from '../account/password-compliance';
 import { listMemberships, type Membership } from '../tenants/memberships';
 import { backupCodeHash, normaliseBackupCode, totpStep } from './codes';
-import { enableTwofa, pendingSetupDetails, sendSmsCode, startSetup } from './setup';
+import { enableTwofa, loadPending, pendingSetupDetails, requireMobile, sendSmsCode, startSetup } from './setup';
 import { type ClientInfo, type Fingerprints } from '../sign-in/client';
 
 export const REMEMBER_DEVICE_DAYS = 30;
@@ -190,23 +190,105 @@ export async function resendLoginSms(deps: Deps, token: string | undefined, host
   await sendChallengeSms(deps, user, c);
 }
 
+/**
+ * The pending login of the forced setup, while its person still has no second factor: one turned
+ * on meanwhile (another sign-in, the account) is not replaced from a pending login that only
+ * proved the password.
+ */
+async function forcedSetupLogin(deps: Deps, token: string | undefined, hostTenantId: number | null) {
+  const p = await pending(deps, token, hostTenantId, 'enable_twofa');
+  if (p.user.twofaMethod) throw new AppError('no-pending-login');
+  return p;
+}
+
 /** POST setup-twofa-at-login/setup: starts the forced (authenticator) setup, once per call. */
 export async function startLoginSetup(deps: Deps, token: string | undefined, hostTenantId: number | null) {
-  const { user } = await pending(deps, token, hostTenantId, 'enable_twofa');
+  const { user } = await forcedSetupLogin(deps, token, hostTenantId);
   return startSetup(deps, user, 'app');
 }
 
 /** GET setup-twofa-at-login/app: backup codes, manual code and QR of the started setup (read-only). */
 export async function loginSetupDetails(deps: Deps, token: string | undefined, hostTenantId: number | null) {
-  const { user } = await pending(deps, token, hostTenantId, 'enable_twofa');
+  const { user } = await forcedSetupLogin(deps, token, hostTenantId);
   return pendingSetupDetails(deps, user);
 }
 
 /** POST setup-twofa-at-login/app {otp}: turns on app 2FA and completes the login. */
 export async function enableAtLogin(deps: Deps, token: string | undefined, hostTenantId: number | null, otp: string) {
-  const { c, user } = await pending(deps, token, hostTenantId, 'enable_twofa');
-  await enableTwofa(deps, user, 'app', otp, c.tenantId);
+  const { c, user } = await forcedSetupLogin(deps, token, hostTenantId);
+  await enableTwofa(deps, user, 'app', otp, c.tenantId, { onlyWithoutFactor: true });
   return finish(deps, c, { ...user, twofaMethod: 'app' });
+}
+
+/**
+ * What an SMS code of the setup at login is bound to: this pending login, this started setup (a
+ * new setup voids it) and the number it went to. The number is kept on the setup row, so a code
+ * confirms a number only if it is still the one the code was sent to.
+ */
+export function loginSetupSmsSubject(userId: number, challengeId: string, setupCreatedAt: number, phone: string): string {
+  return `sms-setup:${userId}:${challengeId}:${setupCreatedAt}:${phone}`;
+}
+
+/** The pending login in the forced-setup state, and the setup it started (backup codes shown). */
+async function startedLoginSetup(deps: Deps, token: string | undefined, hostTenantId: number | null) {
+  const { c, user } = await forcedSetupLogin(deps, token, hostTenantId);
+  const setup = await loadPending(deps, user.id);
+  if (!setup?.backupCodeHashes?.length) throw new AppError('no-pending-setup');
+  return { c, user, setup };
+}
+
+/**
+ * Sends the setup's SMS code to `phone`. The code is kept on the pending login (one a minute per
+ * pending login, by compare-and-set on its row); the hourly limits per user, number and tenant
+ * are the account's (sendSmsCode). Only after the claim is the number written to the setup, so a
+ * refused send changes nothing.
+ */
+async function sendLoginSetupCode(deps: Deps, c: Challenge, user: User, setup: { createdAt: number }, phone: string): Promise<void> {
+  await sendSmsCode(
+    deps,
+    user,
+    phone,
+    c.tenantId,
+    async (hash, expiresAt, sentBefore) => {
+      if (!(await replaceCode(deps, c, { hash, expiresAt }, sentBefore))) return false;
+      await deps.db
+        .update(twofaPending)
+        .set({ phoneE164: phone })
+        .where(and(eq(twofaPending.userId, user.id), eq(twofaPending.createdAt, setup.createdAt)));
+      return true;
+    },
+    c.codeSentAt,
+    loginSetupSmsSubject(user.id, c.id, setup.createdAt, phone),
+  );
+}
+
+/** POST setup-twofa-at-login/sms/otp {contact}: the number to set up at login, and a code sent to it. */
+export async function sendLoginSetupSms(deps: Deps, token: string | undefined, hostTenantId: number | null, contact: string): Promise<void> {
+  const { c, user, setup } = await startedLoginSetup(deps, token, hostTenantId);
+  const phone = requireMobile(contact);
+  await sendLoginSetupCode(deps, c, user, setup, phone);
+}
+
+/** POST setup-twofa-at-login/sms/otp/resend: a new code to the number this setup sent one to. */
+export async function resendLoginSetupSms(deps: Deps, token: string | undefined, hostTenantId: number | null): Promise<void> {
+  const { c, user, setup } = await startedLoginSetup(deps, token, hostTenantId);
+  // Only after a first send from this pending login, to the number it sent to.
+  if (!setup.phoneE164 || c.codeSentAt === null) throw new AppError('no-pending-setup');
+  await sendLoginSetupCode(deps, c, user, setup, setup.phoneE164);
+}
+
+/**
+ * POST setup-twofa-at-login/sms {otp}: the code sent by this pending login to the setup's number
+ * turns SMS 2FA on (the number becomes the user's only now) and completes the login. Wrong codes
+ * count toward the same lock-out as the authenticator's (enableTwofa).
+ */
+export async function enableSmsAtLogin(deps: Deps, token: string | undefined, hostTenantId: number | null, otp: string) {
+  const { c, user } = await forcedSetupLogin(deps, token, hostTenantId);
+  const { contactNumber } = await enableTwofa(deps, user, 'sms', otp, c.tenantId, {
+    onlyWithoutFactor: true,
+    smsCodeOf: (setup) => ({ hash: c.codeHash, expiresAt: c.codeExpiresAt, subject: loginSetupSmsSubject(user.id, c.id, setup.createdAt, setup.phoneE164 ?? '') }),
+  });
+  return finish(deps, c, { ...user, twofaMethod: 'sms', contactNumber });
 }
 
 /** POST setup-twofa-at-login/skip: only where every enforcing tenant allows skipping. */

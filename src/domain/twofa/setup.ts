@@ -1,7 +1,7 @@
 // Setting up and turning off two-factor authentication (spec 01 "Two-factor setup"), in the
 // account (behind a fresh password check) and during a forced setup at login. A setup is a
 // pending row; nothing changes for the user until a code from the new factor is confirmed.
-import { and, eq, isNull, lte, ne, or } from 'drizzle-orm';
+import { and, eq, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Deps } from '../../deps';
 import { backupCodes, rememberedDevices, sessions, twofaPending, twofaSecrets, users, type Session, type User } from '../../db/schema';
@@ -41,7 +41,8 @@ export function assertRecentPassword(session: Session, now: number): void {
   }
 }
 
-async function loadPending(deps: Deps, userId: number): Promise<Pending | null> {
+/** The user's started setup, if it has not expired. */
+export async function loadPending(deps: Deps, userId: number): Promise<Pending | null> {
   const row = await deps.db.select().from(twofaPending).where(eq(twofaPending.userId, userId)).get();
   return row && row.expiresAt > deps.clock.now() ? row : null;
 }
@@ -126,12 +127,16 @@ export function mobileE164(contact: string): string | null {
  */
 export type SmsClaim = (hash: string, expiresAt: number, sentBefore: number) => Promise<boolean>;
 
+/** What an SMS code is bound to (its MAC's subject), unless the caller binds it tighter. */
+export const smsSubject = (userId: number) => `sms:${userId}`;
+
 /**
  * Sends an SMS code (10 minutes). Limits, reserved before sending: 5 an hour per user, per number
  * and 100 an hour per tenant (toll fraud); then one a minute by compare-and-set on the row that
- * holds the code. Answers the seconds to wait when limited.
+ * holds the code. Answers the seconds to wait when limited. `subject` is what the stored MAC binds
+ * the code to (the setup at login binds it to the pending login and the number too).
  */
-export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantId: number | null, claim: SmsClaim, lastSentAt: number | null): Promise<void> {
+export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantId: number | null, claim: SmsClaim, lastSentAt: number | null, subject = smsSubject(user.id)): Promise<void> {
   const { db, clock } = deps;
   const now = clock.now();
   const limits = [
@@ -142,17 +147,23 @@ export async function sendSmsCode(deps: Deps, user: User, phone: string, tenantI
   await reserve(db, limits, now, 'Too Many Attempts.');
   const code = newSmsCode();
   const cooldownMs = SMS_RESEND_COOLDOWN_S * 1000;
-  if (!(await claim(codeMac(deps.config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, code), now + SMS_CODE_TTL_MS, now - cooldownMs))) {
+  if (!(await claim(codeMac(deps.config.DATA_ENCRYPTION_KEY, subject, code), now + SMS_CODE_TTL_MS, now - cooldownMs))) {
     await refund(db, limits, now);
     throw new AppError('Too Many Attempts.', { duration: Math.max(1, Math.ceil(((lastSentAt ?? now) + cooldownMs - now) / 1000)) });
   }
   await deps.sms.send({ to: phone, body: smsCodeText(user, code, SMS_CODE_TTL_MS / 60_000), tenantId });
 }
 
-/** POST twofa/sms/otp {contact}: the number to set up, and a code sent to it. */
-export async function setupSms(deps: Deps, user: User, contact: string, tenantId: number | null): Promise<void> {
+/** The number an SMS setup sends to, as E.164; else the spec's "invalid mobile" on `contact`. */
+export function requireMobile(contact: string): string {
   const phone = mobileE164(contact);
   if (!phone) throw new ValidationError({ contact: [text('validation.invalidMobile')] });
+  return phone;
+}
+
+/** POST twofa/sms/otp {contact}: the number to set up, and a code sent to it. */
+export async function setupSms(deps: Deps, user: User, contact: string, tenantId: number | null): Promise<void> {
+  const phone = requireMobile(contact);
   // The row exists first, so the cooldown can be one compare-and-set on it; another number may
   // be sent to at once (the hourly limits still hold).
   const before = await loadPending(deps, user.id);
@@ -185,30 +196,53 @@ export async function resendSetupSms(deps: Deps, user: User, tenantId: number | 
     pending.smsSentAt);
 }
 
+/** Where the SMS code that confirms a setup is kept: the setup row (account) or the pending login. */
+export type SmsCodeOf = (pending: Pending) => { hash: string | null; expiresAt: number | null; subject: string };
+const accountSmsCode: SmsCodeOf = (p) => ({ hash: p.smsCodeHash, expiresAt: p.smsCodeExpiresAt, subject: smsSubject(p.userId) });
+
 /**
  * POST twofa/{method} {otp}: confirms the setup with a code from the new factor, then replaces
- * the user's factor and backup codes, and voids remembered devices, in one batch.
+ * the user's factor and backup codes, and voids remembered devices, in one batch. The factor is
+ * the one the code came from: the setup's authenticator secret, or the number its SMS went to
+ * (bound to the user only here, on success). `smsCodeOf` says where that SMS code is kept.
  */
-export async function enableTwofa(deps: Deps, user: User, method: Method, otp: string, tenantId: number | null): Promise<void> {
+export async function enableTwofa(
+  deps: Deps,
+  user: User,
+  method: Method,
+  otp: string,
+  tenantId: number | null,
+  opts: { smsCodeOf?: SmsCodeOf; onlyWithoutFactor?: boolean } = {},
+): Promise<{ contactNumber: string | null }> {
+  const smsCodeOf = opts.smsCodeOf ?? accountSmsCode;
   const { db, clock, config } = deps;
   const now = clock.now();
   const limit = { key: `2fa-setup:${user.id}`, max: 5, windowMs: 15 * 60_000 };
   await reserve(db, [limit], now, 'locked-out');
   const pending = await loadPending(deps, user.id);
-  if (!pending || pending.method !== method || !pending.backupCodeHashes?.length) throw new AppError('no-pending-setup');
+  // The setup holds what the method needs: a secret for the app, a number for SMS. (The setup at
+  // login makes a secret and may add a number: either method then confirms it.)
+  const material = method === 'app' ? pending?.secretCiphertext : pending?.phoneE164;
+  if (!pending || !material || !pending.backupCodeHashes?.length) throw new AppError('no-pending-setup');
 
   let step: number | null = null;
   let ok = false;
   if (method === 'app' && pending.secretCiphertext) {
     step = await totpStep(decryptSecret(config.DATA_ENCRYPTION_KEY, pending.secretCiphertext), otp, now, null);
     ok = step !== null;
-  } else if (method === 'sms' && pending.smsCodeHash && pending.smsCodeExpiresAt && pending.smsCodeExpiresAt > now) {
-    ok = /^[0-9]{6}$/.test(otp) && codeMacMatches(config.DATA_ENCRYPTION_KEY, `sms:${user.id}`, otp, pending.smsCodeHash);
+  } else if (method === 'sms') {
+    const sms = smsCodeOf(pending);
+    ok = /^[0-9]{6}$/.test(otp) && sms.hash !== null && (sms.expiresAt ?? 0) > now && codeMacMatches(config.DATA_ENCRYPTION_KEY, sms.subject, otp, sms.hash);
   }
   if (!ok) throw new AppError('invalid-otp');
   await clear(db, [limit]);
-  // The pending row is consumed by compare-and-set: one enable per setup.
-  const claimed = await db.delete(twofaPending).where(and(eq(twofaPending.userId, user.id), eq(twofaPending.createdAt, pending.createdAt))).returning({ userId: twofaPending.userId });
+  // The pending row is consumed by compare-and-set: one enable per setup. At login (a pending login
+  // proves only the password) the same statement also requires that the person still has no factor.
+  const noFactor = opts.onlyWithoutFactor ? sql`not exists (select 1 from ${users} where ${users.id} = ${user.id} and ${users.twofaMethod} is not null)` : undefined;
+  const claimed = await db
+    .delete(twofaPending)
+    .where(and(eq(twofaPending.userId, user.id), eq(twofaPending.createdAt, pending.createdAt), noFactor))
+    .returning({ userId: twofaPending.userId });
   if (claimed.length !== 1) throw new AppError('no-pending-setup');
   await db.batch([
     db.delete(twofaSecrets).where(eq(twofaSecrets.userId, user.id)),
@@ -219,6 +253,7 @@ export async function enableTwofa(deps: Deps, user: User, method: Method, otp: s
     db.update(users).set({ twofaMethod: method, ...(method === 'sms' ? { contactNumber: pending.phoneE164 } : {}), updatedAt: now }).where(eq(users.id, user.id)),
     auditInsert(db, { tenantId, actorUserId: user.id, action: 'twofa.enabled', details: { method } }, now),
   ]);
+  return { contactNumber: method === 'sms' ? pending.phoneE164 : user.contactNumber };
 }
 
 /** DELETE twofa: removes the factor, the backup codes and every remembered device. */

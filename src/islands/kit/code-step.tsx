@@ -27,6 +27,9 @@ export function useCountdown(initial = 0): [number, (seconds: number) => void] {
 export interface CodeEntryOptions {
   /** Seconds until a resend is allowed on arrival (a code was just sent). */
   resendIn?: number;
+  /** Focus the field when the step appears (default). Not where a radio choice brings the step in:
+   *  focus leaving the radio group as it is arrowed through would strand a keyboard user. */
+  focusOnMount?: boolean;
 }
 
 /** The state of one code step and the two things it does: an attempt, and a resend. */
@@ -40,7 +43,9 @@ export function useCodeEntry(t: T, opts: CodeEntryOptions = {}) {
   const inputRef = useRef<HTMLInputElement>(null);
 
   // The page is there for this one field.
-  useEffect(() => inputRef.current?.focus(), []);
+  useEffect(() => {
+    if (opts.focusOnMount !== false) inputRef.current?.focus();
+  }, []);
 
   const setCode = (value: string) => {
     setCodeState(value);

@@ -1,9 +1,12 @@
 // Two-factor setup forced at login (spec 01 "Two-factor setup at login", sections 4 and 8): the
 // tenant enforces 2FA and the user has none. Two tabs: the backup codes (Continue once the user
 // confirms they saved them), then the QR code with the code entry (Enable at six digits). The
-// details are fetched once (GET setup-twofa-at-login/app); a failure goes back to login. "Skip for
-// now" only where the tenant allows it. Success signs in like the password step (AfterSignIn).
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+// second tab offers the account's methods (decision 0046): the authenticator app by default, as
+// above, or SMS (the account's TwofaSms, loaded only when chosen, with the calls of the setup at
+// login; Enable once the six digits of the texted code are in). The setup is started once (POST
+// setup-twofa-at-login/setup); a failure goes back to login. "Skip for now" only where the tenant
+// allows it. Success signs in like the password step (AfterSignIn).
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { api } from '../../shared/api';
 import { VALIDATION_FAILED } from '../../shared/api-words';
 import { getT } from '../../shared/i18n';
@@ -12,7 +15,11 @@ import type { PasswordComplianceAnswer, SignedInUser } from '../../shared/sign-i
 import AfterSignIn, { type SignedInAnswer, type SignInContext } from '../sign-in/AfterSignIn';
 import { buttonClass } from '../kit/Button';
 import { BackToLogin, CodeStepForm, useCodeEntry } from '../kit/code-step';
-import { BackupCodesPanel, QrPanel } from './twofa-parts';
+import { BackupCodesPanel, MethodChoice, QrPanel, type TwofaMethod } from './twofa-parts';
+
+// libphonenumber's mobile metadata is most of the SMS step's weight: only when SMS is chosen.
+const TwofaSms = lazy(() => import('./TwofaSms'));
+const SMS_CALLS = { send: 'setup-twofa-at-login/sms/otp', resend: 'setup-twofa-at-login/sms/otp/resend' };
 
 export interface SetupTwofaAtLoginProps extends SignInContext {
   /** Every enforcing tenant lets its members skip the setup for now. */
@@ -38,6 +45,8 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
   const [tab, setTab] = useState<Tab>('backup');
   const [saved, setSaved] = useState(false);
   const [confirmed, setConfirmed] = useState(false);
+  const [method, setMethod] = useState<TwofaMethod>('app');
+  const [smsSent, setSmsSent] = useState(false);
   const entry = useCodeEntry(t);
   const [done, setDone] = useState<SignedInAnswer | null>(null);
   const tabRefs = { backup: useRef<HTMLButtonElement>(null), qr: useRef<HTMLButtonElement>(null) };
@@ -83,8 +92,15 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
     return false;
   };
 
+  const chooseMethod = (m: TwofaMethod) => {
+    setMethod(m);
+    setSmsSent(false);
+    entry.setCode('');
+    entry.setMessage(null);
+  };
+
   const onEnable = async (otp: string) => {
-    const r = await entry.attempt(() => api<SignInReply>(basePath, 'POST', 'setup-twofa-at-login/app', { otp }));
+    const r = await entry.attempt(() => api<SignInReply>(basePath, 'POST', `setup-twofa-at-login/${method}`, { otp }));
     if (!r || signedIn(r)) return;
     if (r.data.message === 'invalid-otp' || r.data.message === VALIDATION_FAILED) return entry.refuse(t('twofa.incorrect'));
     backToLogin();
@@ -150,19 +166,32 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
       </div>
 
       <div role="tabpanel" id="setup-panel-qr" aria-labelledby="setup-tab-qr" hidden={tab !== 'qr'} className="pt-4">
-        <p className="mt-0">{t('twofa.appIntro')}</p>
-        <QrPanel t={t} qrCode={details.qrCode} manualCode={details.manualCode} otpauthUrl={details.otpauthUrl ?? null} />
-        <CodeStepForm
-          t={t}
-          entry={entry}
-          ns="twofa"
-          id="setup-code"
-          testId="setup"
-          className="mt-4"
-          hint={t('twofa.appCodeHint')}
-          submitLabel={t('twofa.enable')}
-          onSubmit={(otp) => void onEnable(otp)}
-        />
+        <MethodChoice t={t} name="setup-method" value={method} onChange={chooseMethod} />
+        <div className="mt-4">
+          {method === 'app' ? (
+            <>
+              <p className="mt-0">{t('twofa.appIntro')}</p>
+              <QrPanel t={t} qrCode={details.qrCode} manualCode={details.manualCode} otpauthUrl={details.otpauthUrl ?? null} />
+            </>
+          ) : (
+            <Suspense fallback={<p role="status">{t('common.loading')}</p>}>
+              <TwofaSms lang={lang} basePath={basePath} calls={SMS_CALLS} focusOnMount={false} onSent={() => setSmsSent(true)} onFail={backToLogin} />
+            </Suspense>
+          )}
+        </div>
+        {(method === 'app' || smsSent) && (
+          <CodeStepForm
+            t={t}
+            entry={entry}
+            ns="twofa"
+            id="setup-code"
+            testId="setup"
+            className="mt-4"
+            hint={t(method === 'app' ? 'twofa.appCodeHint' : 'twofa.smsCodeHint')}
+            submitLabel={t('twofa.enable')}
+            onSubmit={(otp) => void onEnable(otp)}
+          />
+        )}
       </div>
 
       {props.skipAllowed && (

@@ -10,7 +10,7 @@ import { VALIDATION_FAILED } from '../../shared/api-words';
 import { getT, type Lang } from '../../shared/i18n';
 import { buttonClass } from '../kit/Button';
 import { CodeStepForm, useCodeEntry } from '../kit/code-step';
-import { BackupCodesPanel, failedSetupUrl, QrPanel, useFocusOnChange } from './twofa-parts';
+import { BackupCodesPanel, failedSetupUrl, MethodChoice, QrPanel, useFocusOnChange, type TwofaMethod } from './twofa-parts';
 
 const BUTTON_PRIMARY = buttonClass('primary');
 const BUTTON_SECONDARY = buttonClass('secondary');
@@ -25,7 +25,7 @@ export interface TwofaSetupProps {
   email: string;
 }
 
-type Method = 'app' | 'sms';
+type Method = TwofaMethod;
 type Step = 1 | 2 | 3;
 const STEPS: { step: Step; key: string }[] = [
   { step: 1, key: 'twofa.steps.method' },
@@ -123,29 +123,7 @@ export default function TwofaSetup({ lang, basePath, email }: TwofaSetupProps) {
             void toBackupCodes();
           }}
         >
-          <fieldset className="m-0 border-0 p-0">
-            <legend className="mb-2 p-0 font-medium">{t('twofa.methodLegend')}</legend>
-            {(['app', 'sms'] as const).map((m) => (
-              <label key={m} className={`mb-2 flex cursor-pointer items-start gap-3 rounded border p-3 ${method === m ? 'border-blue-800 bg-blue-50' : 'border-slate-300'}`}>
-                <input
-                  type="radio"
-                  name="twofa-method"
-                  value={m}
-                  checked={method === m}
-                  onChange={() => setMethod(m)}
-                  className="mt-1 h-4 w-4"
-                  aria-labelledby={`twofa-method-${m}-name`}
-                  aria-describedby={`twofa-method-${m}-hint`}
-                />
-                <span>
-                  <span id={`twofa-method-${m}-name`} className="block font-medium">{t(m === 'app' ? 'twofa.methodApp' : 'twofa.methodSms')}</span>
-                  <span id={`twofa-method-${m}-hint`} className="block text-sm text-slate-700">
-                    {t(m === 'app' ? 'twofa.methodAppHint' : 'twofa.methodSmsHint')}
-                  </span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          <MethodChoice t={t} name="twofa-method" value={method} onChange={setMethod} />
           <div className="mt-4 flex flex-wrap gap-2">
             <button type="submit" disabled={busy} className={BUTTON_PRIMARY}>
               {t('twofa.continue')}

@@ -3,6 +3,7 @@
 // libphonenumber-js's mobile-only metadata (the smallest that tells mobile numbers apart), sent as
 // E.164 to POST twofa/sms/otp. After sending, Send stays disabled (until the number changes) and a
 // resend link appears with a 60-second countdown; a 429 counts down from the response's reset time.
+// The forced setup at login uses it too, with its own calls (decision 0046).
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/mobile';
 import { useMemo, useState, type FormEvent } from 'react';
 import { api, type ApiResult } from '../../shared/api';
@@ -22,7 +23,13 @@ export interface TwofaSmsProps {
   onSent: () => void;
   /** A failure the step cannot handle (spec 01 section 8: back to my-account with an error). */
   onFail: (r: ApiResult) => void;
+  /** The send and resend calls: the account's unless given (the setup at login has its own). */
+  calls?: { send: string; resend: string };
+  /** Focus the number field when the step appears (the account's step 3), or not (a radio choice at login). */
+  focusOnMount?: boolean;
 }
+
+const ACCOUNT_CALLS = { send: 'twofa/sms/otp', resend: 'twofa/sms/otp/resend' };
 
 /** Default country code 81 (spec 01 section 9). */
 export const DEFAULT_REGION: CountryCode = 'JP';
@@ -47,12 +54,12 @@ function regionOptions(lang: Lang): { region: CountryCode; label: string }[] {
     .sort((a, b) => a.label.localeCompare(b.label, lang));
 }
 
-export default function TwofaSms({ lang, basePath, onSent, onFail }: TwofaSmsProps) {
+export default function TwofaSms({ lang, basePath, onSent, onFail, calls = ACCOUNT_CALLS, focusOnMount = true }: TwofaSmsProps) {
   const t = getT(lang);
   const options = useMemo(() => regionOptions(lang), [lang]);
   const [region, setRegion] = useState<CountryCode>(DEFAULT_REGION);
   // The number's field is the step's "code": one send at a time, its wait, the resend cooldown.
-  const entry = useCodeEntry(t);
+  const entry = useCodeEntry(t, { focusOnMount });
   const national = entry.code;
   /** The number the last code went to; Send stays disabled while it is the one in the fields. */
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -63,7 +70,7 @@ export default function TwofaSms({ lang, basePath, onSent, onFail }: TwofaSmsPro
     if (!national.trim()) return entry.invalid(t('validation.required'));
     const contact = mobileE164(region, national);
     if (!contact) return entry.invalid(t('validation.invalidMobile'));
-    const r = await entry.attempt(() => api<{ errors?: { contact?: string[] } }>(basePath, 'POST', 'twofa/sms/otp', { contact }));
+    const r = await entry.attempt(() => api<{ errors?: { contact?: string[] } }>(basePath, 'POST', calls.send, { contact }));
     if (!r) return;
     entry.idle();
     if (r.ok) {
@@ -77,7 +84,7 @@ export default function TwofaSms({ lang, basePath, onSent, onFail }: TwofaSmsPro
     onFail(r);
   };
 
-  const onResend = () => void entry.resend(() => api(basePath, 'POST', 'twofa/sms/otp/resend'), t('twofa.resent'), onFail);
+  const onResend = () => void entry.resend(() => api(basePath, 'POST', calls.resend), t('twofa.resent'), onFail);
 
   const changed = () => setSentTo(null);
 

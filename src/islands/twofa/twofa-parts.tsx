@@ -165,3 +165,38 @@ export function useFocusOnChange<T extends HTMLElement>(key: unknown) {
   }, [key]);
   return ref;
 }
+
+export type TwofaMethod = 'app' | 'sms';
+
+/**
+ * The choice of method (authenticator app or SMS) as radio cards, each with its hint: the account's
+ * step 1 and the setup at login's second tab (decision 0046). `name` keeps the ids of two choices
+ * apart.
+ */
+export function MethodChoice({ t, name, value, onChange }: { t: T; name: string; value: TwofaMethod; onChange: (m: TwofaMethod) => void }) {
+  return (
+    <fieldset className="m-0 border-0 p-0">
+      <legend className="mb-2 p-0 font-medium">{t('twofa.methodLegend')}</legend>
+      {(['app', 'sms'] as const).map((m) => (
+        <label key={m} className={`mb-2 flex cursor-pointer items-start gap-3 rounded border p-3 ${value === m ? 'border-blue-800 bg-blue-50' : 'border-slate-300'}`}>
+          <input
+            type="radio"
+            name={name}
+            value={m}
+            checked={value === m}
+            onChange={() => onChange(m)}
+            className="mt-1 h-4 w-4"
+            aria-labelledby={`${name}-${m}-name`}
+            aria-describedby={`${name}-${m}-hint`}
+          />
+          <span>
+            <span id={`${name}-${m}-name`} className="block font-medium">{t(m === 'app' ? 'twofa.methodApp' : 'twofa.methodSms')}</span>
+            <span id={`${name}-${m}-hint`} className="block text-sm text-slate-700">
+              {t(m === 'app' ? 'twofa.methodAppHint' : 'twofa.methodSmsHint')}
+            </span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}

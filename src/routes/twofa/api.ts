@@ -5,11 +5,14 @@ import { completeSignIn } from '../../domain/sign-in/complete-sign-in';
 import { parseAgent } from '../../domain/sign-in/user-agent';
 import {
   enableAtLogin,
+  enableSmsAtLogin,
   finishedLogin,
   loginSetupDetails,
   startLoginSetup,
   rememberThisDevice,
+  resendLoginSetupSms,
   resendLoginSms,
+  sendLoginSetupSms,
   skipSetupAtLogin,
   verifyLoginBackupCode,
   verifyLoginOtp,
@@ -160,6 +163,25 @@ twofaApi.get('/setup-twofa-at-login/app', async (c) => c.json(await loginSetupDe
 twofaApi.post('/setup-twofa-at-login/app', async (c) => {
   const { otp } = await readJson(c, otpSchema);
   const done = await enableAtLogin(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null, otp);
+  return completeLogin(c, done, { secondFactor: true, setup: 'enabled' });
+});
+
+// SMS instead of the authenticator at login (decision 0046): the account's SMS setup, with the code
+// kept on the pending login.
+twofaApi.post('/setup-twofa-at-login/sms/otp', async (c) => {
+  const { contact } = await readJson(c, smsContactSchema);
+  await sendLoginSetupSms(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null, contact);
+  return c.json({ message: 'sent' });
+});
+
+twofaApi.post('/setup-twofa-at-login/sms/otp/resend', async (c) => {
+  await resendLoginSetupSms(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null);
+  return c.json({ message: 'sent' });
+});
+
+twofaApi.post('/setup-twofa-at-login/sms', async (c) => {
+  const { otp } = await readJson(c, otpSchema);
+  const done = await enableSmsAtLogin(c.get('deps'), challengeToken(c), c.get('hostTenant')?.id ?? null, otp);
   return completeLogin(c, done, { secondFactor: true, setup: 'enabled' });
 });
 

@@ -125,12 +125,12 @@ export async function smsCount(e164: string, since: number): Promise<number> {
 }
 
 /** Lets the minute between SMS codes of the user's pending login pass (a minute the journey does not wait). */
-export async function ageLoginSms(email: string): Promise<void> {
+export async function ageLoginSms(email: string, kind: 'otp' | 'enable_twofa' = 'otp'): Promise<void> {
   const db = openServerDb();
   try {
     const r = await db.execute({
-      sql: "UPDATE login_challenges SET code_sent_at = code_sent_at - 61000 WHERE completed_at IS NULL AND kind = 'otp' AND user_id = (SELECT id FROM users WHERE email = ?)",
-      args: [email],
+      sql: 'UPDATE login_challenges SET code_sent_at = code_sent_at - 61000 WHERE completed_at IS NULL AND kind = ? AND user_id = (SELECT id FROM users WHERE email = ?)',
+      args: [kind, email],
     });
     if (r.rowsAffected !== 1) throw new Error(`expected one pending login of ${email}, found ${r.rowsAffected}`);
   } finally {

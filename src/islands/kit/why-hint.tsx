@@ -15,7 +15,7 @@ export function whyDisabled(id: string, reason: string | null | false | undefine
 export function WhyHint({ id, reason, busy = false, className = '', testId = 'why-hint' }: { id: string; reason: ReactNode; busy?: boolean; className?: string; testId?: string }) {
   if (!reason || busy) return null;
   return (
-    <p id={id} className={`m-0 text-sm text-slate-700 ${className}`} data-testid={testId}>
+    <p id={id} className={`m-0 text-slate-700 ${className.includes('text-xs') ? '' : 'text-sm'} ${className}`} data-testid={testId}>
       {reason}
     </p>
   );

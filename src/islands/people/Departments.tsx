@@ -10,6 +10,7 @@ import Dialog from '../kit/Dialog';
 import { DataTable } from '../kit/DataTable';
 import { DateCell } from './people-parts';
 import type { DepartmentRow } from './people-types';
+import { WhyHint, whyDisabled } from '../kit/why-hint';
 
 export interface DepartmentsProps {
   lang: Lang;
@@ -166,10 +167,11 @@ export default function Departments(p: DepartmentsProps) {
             <button type="button" className={BTN_SECONDARY} disabled={busy} onClick={() => setEditing(null)}>
               {t('admin.common.cancel')}
             </button>
-            <button type="submit" className={BTN_PRIMARY} disabled={busy || !parsed.success}>
+            <button type="submit" className={BTN_PRIMARY} {...whyDisabled('department-why', clientError, busy)}>
               {t(editing?.dept ? 'admin.common.save' : 'people.departments.addSubmit')}
             </button>
           </div>
+          <WhyHint id="department-why" reason={clientError} busy={busy} className="text-right" />
         </form>
       </Dialog>
       <ConfirmDialog

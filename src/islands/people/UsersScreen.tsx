@@ -17,6 +17,7 @@ import { DateText, deleteFromList, EmailText, LINK, PersonName, useDeletingPoll 
 import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
 import { UserDialog } from './user-dialog';
 import { errorText } from '../../shared/error-codes';
+import { WhyHint } from '../kit/why-hint';
 
 export interface UsersScreenProps {
   lang: Lang;
@@ -237,7 +238,13 @@ export default function UsersScreen(p: UsersScreenProps) {
         <a className={`${BTN_SECONDARY} no-underline`} href={`${p.basePath}/api/admin/users/export`} download data-testid="users-export">
           {t('people.users.export')}
         </a>
-        <button type="button" className={BTN_SECONDARY} disabled={!hydrated || list.counts.notRegistered === 0} onClick={() => setConfirm({ kind: 'invite-all' })}>
+        <button
+          type="button"
+          className={BTN_SECONDARY}
+          disabled={!hydrated || list.counts.notRegistered === 0}
+          aria-describedby={list.counts.notRegistered === 0 ? 'invite-all-why' : undefined}
+          onClick={() => setConfirm({ kind: 'invite-all' })}
+        >
           {t('people.users.inviteAll')}
         </button>
         {p.canExportAudit && (
@@ -284,9 +291,16 @@ export default function UsersScreen(p: UsersScreenProps) {
                   </button>
                 </li>
                 <li>
-                  <button type="button" className="block w-full rounded px-3 py-2 text-left hover:bg-slate-100 disabled:text-slate-700" disabled={list.ssoStatus === 'none'} onClick={() => void ssoForAll(false)}>
+                  <button
+                    type="button"
+                    className="block w-full rounded px-3 py-2 text-left hover:bg-slate-100 disabled:text-slate-700"
+                    disabled={list.ssoStatus === 'none'}
+                    aria-describedby={list.ssoStatus === 'none' ? 'sso-off-why' : undefined}
+                    onClick={() => void ssoForAll(false)}
+                  >
                     {t('people.users.disableSsoAll')}
                   </button>
+                  <WhyHint id="sso-off-why" reason={list.ssoStatus === 'none' && t('people.users.ssoNoneWhy')} className="max-w-64 px-3 pb-1 text-xs" />
                 </li>
               </>
             )}
@@ -308,6 +322,8 @@ export default function UsersScreen(p: UsersScreenProps) {
           {t('people.users.noSeat')}
         </p>
       )}
+      {/* Why "resend to all" is disabled (decision 0047); the counts below say the same in figures. */}
+      <WhyHint id="invite-all-why" reason={list.counts.notRegistered === 0 && t('people.users.inviteAllWhy')} />
       <dl className="m-0 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="users-counts">
         <div className="flex gap-1 whitespace-nowrap">
           <dt>{t('people.users.countUsers')}</dt>
@@ -368,8 +384,8 @@ export default function UsersScreen(p: UsersScreenProps) {
           menuLabel: (u) => t('people.deactivated.menuLabel', { name: who(u) }),
           disabled: (u) => !hydrated || u.operationStatus === 'deleting',
           items: (u) => [
-            { label: t('admin.common.edit'), ariaLabel: t('people.users.editLabel', { name: who(u) }), disabled: u.invitation_pending, onSelect: () => setDialog({ kind: 'edit', user: u }) },
-            { label: t('people.users.deactivate'), ariaLabel: t('people.users.deactivateLabel', { name: who(u) }), disabled: u.invitation_pending, onSelect: () => setConfirm({ kind: 'deactivate', user: u }) },
+            { label: t('admin.common.edit'), ariaLabel: t('people.users.editLabel', { name: who(u) }), disabled: u.invitation_pending, why: t('people.users.pendingWhy'), onSelect: () => setDialog({ kind: 'edit', user: u }) },
+            { label: t('people.users.deactivate'), ariaLabel: t('people.users.deactivateLabel', { name: who(u) }), disabled: u.invitation_pending, why: t('people.users.pendingWhy'), onSelect: () => setConfirm({ kind: 'deactivate', user: u }) },
             ...(p.canExportAudit && u.passkeys > 0
               ? [{ label: t('people.users.removePasskeys'), ariaLabel: t('people.users.removePasskeysLabel', { name: who(u) }), onSelect: () => setConfirm({ kind: 'passkeys', user: u }) }]
               : []),

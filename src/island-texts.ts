@@ -18,7 +18,7 @@ const OUTLOOK = ['outlook'];
 /** What follows a sign-in: the forced change-password dialog, the Outlook mapping, the redirection. */
 const AFTER_SIGN_IN = [...REDIRECTION, ...CHANGE_PASSWORD, ...OUTLOOK];
 /** The kit's code steps (src/islands/kit/code-step.tsx): the boxes' names and the resend's throttle. */
-const CODE_STEP = ['kit.digit', 'errors.too-many-attempts', 'common.backToLogin'];
+const CODE_STEP = ['kit.digit', 'kit.codeIncomplete', 'errors.too-many-attempts', 'common.backToLogin'];
 const TWOFA_PARTS = ['twofa', 'product.name', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...CODE_STEP];
 const ADMIN_PARTS = ['admin', 'errors.generic'];
 const PEOPLE_PARTS = ['people', 'admin', 'dates', 'validation.required', 'validation.emailInvalid', ...ERROR_TEXTS];
@@ -66,7 +66,7 @@ export const ISLAND_TEXTS = {
     'dates',
     ...ERROR_TEXTS,
   ],
-  SetupPasskeyAtLogin: ['passkeys.enrol', 'twofa.notice', 'kit.digit', 'passkeys.manage.cancelled', 'passkeys.errors.alreadyOnDevice', 'passkeys.signIn.unsupported', 'common.backToLogin', ...ERROR_TEXTS, ...AFTER_SIGN_IN],
+  SetupPasskeyAtLogin: ['passkeys.enrol', 'twofa.notice', 'kit.digit', 'kit.codeIncomplete', 'passkeys.manage.cancelled', 'passkeys.errors.alreadyOnDevice', 'passkeys.signIn.unsupported', 'common.backToLogin', ...ERROR_TEXTS, ...AFTER_SIGN_IN],
   TenantUrlSettings: ['tenantSettings', 'kit.copy', 'kit.copied', 'kit.copyFailed', ...PASSWORD_FIELDS, ...ADMIN_PARTS, 'validation.required'],
   IpRestriction: ['ipRestriction', 'people.list', 'lockout', ...ERROR_TEXTS, ...ADMIN_PARTS],
   TwofaPolicyForm: ['twofaPolicy', 'passkeys.policy', 'admin', 'errors.generic', 'lockout'],

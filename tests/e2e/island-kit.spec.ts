@@ -101,6 +101,10 @@ for (const { lang, locale } of LANGUAGES) {
       await expect(boxes(page)).toHaveAttribute('data-code', '123');
       await expect(page.getByLabel(k.digit(4))).toBeFocused();
       await checkA11y(page, 'code boxes, three digits typed');
+      // Verify waits for the whole code and says so (decision 0047).
+      const verify = page.getByRole('button', { name: x.verify, exact: true });
+      await expect(verify).toBeDisabled();
+      await expect(verify).toHaveAccessibleDescription(lang === 'ja' ? 'コードの数字をすべて入力すると送信できます。' : 'Enter every digit of the code to continue.');
 
       // Backspace in the empty fourth box clears the third and moves there; again, the second.
       await page.keyboard.press('Backspace');
@@ -126,7 +130,8 @@ for (const { lang, locale } of LANGUAGES) {
       // The right code, pasted, signs in.
       await first.focus();
       await paste(page, await authenticator.next());
-      await page.getByRole('button', { name: x.verify, exact: true }).click();
+      await expect(verify).toHaveAccessibleDescription('');
+      await verify.click();
       await expect(page).toHaveURL(new RegExp(`${ACME}(/meishi/|${BASE}/)`));
     });
 

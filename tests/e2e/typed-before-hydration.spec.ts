@@ -2,7 +2,8 @@
 // script of the page is held back (a slow mobile connection, made deterministic: the scripts wait
 // until the test has typed), the person types into the server's form, then the islands hydrate,
 // and the text, the caret and the focus are still there and the form submits what was typed.
-// Login, forgot, reset, the one-time-code entry and an admin filter, in both languages, axe clean.
+// Login, forgot, reset, the one-time-code entry, an admin filter and the add-user dialog (opened by
+// the server-rendered link, decision 0047), in both languages, axe clean.
 import type { Page } from '@playwright/test';
 import { BASE, DEMO_PASSWORD, expect, LANGUAGES, origin, test, waitForHydration } from './fixtures';
 import { signInToPage } from './support/admin-text';
@@ -10,7 +11,7 @@ import { ensureDedicatedUsers } from './support/dedicated-users';
 import { linkIn, waitForMail } from './support/mail';
 import { NEW_PASSWORD } from './support/password-accounts';
 import { PW_TEXT } from './support/password-text';
-import { ensurePeopleTenant } from './support/people';
+import { ensurePeopleTenant, personEmail, PEOPLE_TEXT } from './support/people';
 import { TEXT } from './support/text';
 import { seedTwofa } from './support/twofa';
 import { TWOFA } from './support/twofa-text';
@@ -157,6 +158,74 @@ for (const { lang, locale } of LANGUAGES) {
       await page.keyboard.press('Enter');
       await expect(page).toHaveURL(/search=typed-early-admin/);
       await expect(page.getByTestId('user-row')).toHaveCount(1);
+    });
+
+    test('the add-user dialog opened and typed into before the script arrived adds the user', async ({ page, checkA11y }) => {
+      test.slow();
+      const x = PEOPLE_TEXT[lang];
+      const label = `typed-dialog-${lang}`;
+      const admin = `typed-dialog-admin+${lang}@acme.test`;
+      const newEmail = personEmail('early', label);
+      const newName = lang === 'ja' ? '早打 花子' : 'Hana Early';
+      await ensurePeopleTenant({ label, lang, admin, meishiSeats: 10 });
+      await signInToPage(page, lang, label, admin, '/my-account');
+      const scripts = await slowScripts(page);
+      await openHeld(page, `${origin(label)}${BASE}/admin/users`);
+      // Before the script the add control is a link the server answers with the dialog open.
+      await page.getByRole('link', { name: x.add, exact: true }).click();
+      await expect(page).toHaveURL(/[?&]dialog=add-user/);
+      await notHydrated(page);
+      const dialog = page.getByRole('dialog', { name: x.addDialog });
+      await expect(dialog).toBeVisible();
+      // Add says why it waits (decision 0047) and, with the fields empty, cannot send yet.
+      await expect(dialog.getByRole('button', { name: x.addSubmit, exact: true })).toBeDisabled();
+      await dialog.getByRole('textbox', { name: x.name, exact: true }).fill(newName);
+      const email = dialog.getByRole('textbox', { name: x.email, exact: true });
+      await email.click();
+      await page.keyboard.type(newEmail);
+      await scripts.release();
+      await expect(dialog.getByRole('textbox', { name: x.name, exact: true })).toHaveValue(newName);
+      await expect(email).toHaveValue(newEmail);
+      await expect(email).toBeFocused();
+      await checkA11y(page, 'add-user dialog typed before hydration');
+      const added = page.waitForResponse((r) => new URL(r.url()).pathname === `${BASE}/api/admin/users` && r.request().method() === 'POST');
+      await dialog.getByRole('button', { name: x.addSubmit, exact: true }).click();
+      expect((await added).status()).toBeLessThan(300);
+      await expect(dialog).toBeHidden();
+      await expect(page).not.toHaveURL(/dialog=/);
+      const row = page.locator(`[data-testid="user-row"][data-email="${newEmail}"]`);
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText(newName);
+    });
+
+    test('the add-user dialog from the address closes back to the list with Escape and Cancel', async ({ page, checkA11y }) => {
+      const x = PEOPLE_TEXT[lang];
+      const label = `typed-dialog-${lang}`;
+      const admin = `typed-dialog-admin+${lang}@acme.test`;
+      await ensurePeopleTenant({ label, lang, admin, meishiSeats: 10 });
+      await signInToPage(page, lang, label, admin, '/my-account');
+      await page.goto(`${origin(label)}${BASE}/admin/users?search=typed&dialog=add-user`);
+      await waitForHydration(page);
+      const dialog = page.getByRole('dialog', { name: x.addDialog });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole('textbox', { name: x.name, exact: true })).toBeFocused();
+      // The empty form's Add is disabled and described by why.
+      const submit = dialog.getByRole('button', { name: x.addSubmit, exact: true });
+      await expect(submit).toBeDisabled();
+      await expect(submit).toHaveAccessibleDescription(lang === 'ja' ? '名前を入力してください' : 'Enter a name');
+      await checkA11y(page, 'add-user dialog from the address');
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(page).toHaveURL(/\/admin\/users\?search=typed$/);
+      const add = page.getByRole('button', { name: x.add, exact: true });
+      await expect(add).toBeFocused();
+      // After hydration the same control opens the dialog in place (no navigation).
+      await add.click();
+      await expect(dialog).toBeVisible();
+      await dialog.getByRole('button', { name: x.cancel, exact: true }).click();
+      await expect(dialog).toBeHidden();
+      await expect(add).toBeFocused();
+      await expect(page).toHaveURL(/\/admin\/users\?search=typed$/);
     });
   });
 }

@@ -36,6 +36,9 @@ describe('D1 round trips of every screen', () => {
       // a pending step answer with their own message, or send the browser on: what a visit costs.
       seen[route.name] = await trips(signedIn && route.access !== 'public' ? admin : anonymous, path, [200, 302, 303, 403, 404]);
     }
+    // The users screen with its add-user dialog rendered open (decision 0047): the same reads.
+    seen['admin-user-management?dialog=add-user'] = await trips(admin, `${base}/admin/users?dialog=add-user`);
+    expect((await admin.get(`${base}/admin/users?dialog=add-user`)).text).toMatch(/<dialog open=""[^>]*data-testid="user-dialog"/);
     // Every screen listed, and each within its count.
     const over = Object.entries(seen).filter(([, n]) => n > 2);
     expect(over, JSON.stringify(seen)).toEqual([]);

@@ -8,6 +8,7 @@ import { emailProblem } from '../../shared/form-rules';
 import { getT, type Lang } from '../../shared/i18n';
 import { useHydrated } from '../kit/hydrated';
 import { buttonClass } from '../kit/Button';
+import { WhyHint } from '../kit/why-hint';
 
 export interface ForgotFormProps {
   lang: Lang;
@@ -70,12 +71,13 @@ export default function ForgotForm(p: ForgotFormProps) {
       <p className="mt-0 text-slate-700">{t('forgot.intro')}</p>
       <div aria-live="polite">
         {wait > 0 && (
-          <p role="alert" className="rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="forgot-throttle">
+          <p id="forgot-throttle" role="alert" className="rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="forgot-throttle">
             {t('forgot.throttled', { seconds: wait })}
           </p>
         )}
         {outcome && (
           <p
+            id="forgot-outcome"
             role={outcome.kind === 'error' ? 'alert' : 'status'}
             data-testid={outcome.kind === 'error' ? 'forgot-error' : 'forgot-success'}
             className={`rounded border p-3 ${outcome.kind === 'error' ? 'border-red-700 bg-red-50 text-red-900' : 'border-green-700 bg-green-50 text-green-900'}`}
@@ -110,9 +112,17 @@ export default function ForgotForm(p: ForgotFormProps) {
           )}
         </div>
         {/* Disabled while invalid or throttled only once the island runs: without JavaScript the server checks. */}
-        <button type="submit" disabled={busy || sent || (hydrated && (problem !== null || wait > 0))} className={primary}>
+        {/* Why it is disabled (decision 0047): the throttle or the sent link says so above; an
+            address not yet valid, the hint under it. */}
+        <button
+          type="submit"
+          disabled={busy || sent || (hydrated && (problem !== null || wait > 0))}
+          aria-describedby={busy ? undefined : sent ? 'forgot-outcome' : hydrated && wait > 0 ? 'forgot-throttle' : hydrated && problem ? 'forgot-why' : undefined}
+          className={primary}
+        >
           {t('forgot.submit')}
         </button>
+        <WhyHint id="forgot-why" reason={hydrated && !sent && wait <= 0 && problem !== null && t('forgot.submitHint')} busy={busy} className="-mt-2" />
       </form>
       <a
         href={`${p.basePath}/login${p.query}`}

@@ -15,6 +15,7 @@ import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from '../sign-in/Redirection';
 import { buttonClass } from '../kit/Button';
 import { errorText } from '../../shared/error-codes';
+import { WhyHint, whyDisabled } from '../kit/why-hint';
 
 export interface RegisterFormProps {
   lang: Lang;
@@ -148,9 +149,10 @@ export default function RegisterForm(p: RegisterFormProps) {
             inputRef={passwordRef}
           />
           {/* Disabled until valid only once the island runs: without JavaScript the server checks. */}
-          <button type="submit" disabled={busy || (hydrated && !next.valid)} className={primary}>
+          <button type="submit" {...whyDisabled('register-why', hydrated && !next.valid && t('passwordForm.submitHint'), busy)} className={primary}>
             {t('register.submit')}
           </button>
+          <WhyHint id="register-why" reason={hydrated && !next.valid && t('passwordForm.submitHint')} busy={busy} className="-mt-2" />
         </form>
       )}
     </div>

@@ -14,6 +14,7 @@ import { useHydrated } from '../kit/hydrated';
 import { NewPasswordFields, useNewPassword } from './PasswordFields';
 import Redirection from '../sign-in/Redirection';
 import { buttonClass } from '../kit/Button';
+import { WhyHint, whyDisabled } from '../kit/why-hint';
 
 export interface ResetFormProps {
   lang: Lang;
@@ -156,9 +157,10 @@ export default function ResetForm(p: ResetFormProps) {
           onEdit={() => error && setError(null)}
         />
         {/* Disabled until valid only once the island runs: without JavaScript the server checks. */}
-        <button type="submit" disabled={busy || (hydrated && !next.valid)} className={primary}>
+        <button type="submit" {...whyDisabled('reset-why', hydrated && !next.valid && t('passwordForm.submitHint'), busy)} className={primary}>
           {t('reset.submit')}
         </button>
+        <WhyHint id="reset-why" reason={hydrated && !next.valid && t('passwordForm.submitHint')} busy={busy} className="-mt-2" />
       </form>
     </div>
   );

@@ -85,7 +85,7 @@ export default function UnverifiedEmailBanner({ lang, basePath, userId, email }:
       <p className="mb-0 mt-1">{t('unverified.message', { email })}</p>
       <div aria-live="polite">
         {message && (
-          <p role={isError ? 'alert' : 'status'} className={`mb-0 mt-2 font-medium ${isError ? 'text-red-900' : 'text-green-900'}`} data-testid="unverified-email-notice">
+          <p id="unverified-email-notice" role={isError ? 'alert' : 'status'} className={`mb-0 mt-2 font-medium ${isError ? 'text-red-900' : 'text-green-900'}`} data-testid="unverified-email-notice">
             {message}
           </p>
         )}
@@ -95,6 +95,8 @@ export default function UnverifiedEmailBanner({ lang, basePath, userId, email }:
           type="button"
           onClick={() => void resend()}
           disabled={busy || wait > 0 || notice === 'verified'}
+          // The notice above says why: the wait, or that the address is verified (decision 0047).
+          aria-describedby={!busy && message && (wait > 0 || notice === 'verified') ? 'unverified-email-notice' : undefined}
           className="rounded bg-blue-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-900 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900"
         >
           {t('unverified.resend')}

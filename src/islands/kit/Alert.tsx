@@ -34,12 +34,13 @@ export function Alert({ kind, children, testId, className }: AlertProps) {
 export type Message = { kind: AlertKind; text: string } | null;
 
 /** A live region holding at most one message. */
-export default function LiveAlert({ message, testId }: { message: Message; testId?: string }) {
+export default function LiveAlert({ message, testId, id }: { message: Message; testId?: string; id?: string }) {
   return (
     <div aria-live="polite">
       {message && (
         <Alert kind={message.kind} testId={testId}>
-          <p className="m-0">{message.text}</p>
+          {/* id: a disabled button may name this message as its reason (decision 0047). */}
+          <p id={id} className="m-0">{message.text}</p>
         </Alert>
       )}
     </div>

@@ -10,6 +10,7 @@ import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { T } from '../../shared/i18n';
 import { moveMenuFocus } from './menu-keys';
 import { listQueryString, nextSort, PAGE_SIZES, pageCount, type ListQuery } from '../../shared/list-query';
+import { WhyHint } from './why-hint';
 
 export interface DataColumn<R> {
   /** Stable key (also the sort column's name when `sortable`). */
@@ -48,6 +49,8 @@ export interface RowAction {
   disabled?: boolean;
   /** id of the text that says why it is disabled. */
   describedBy?: string;
+  /** Why it is disabled, shown under it and tied to it (decision 0047); instead of describedBy. */
+  why?: string;
   danger?: boolean;
   /** The row's main action (as buttons only): drawn filled. */
   primary?: boolean;
@@ -156,14 +159,14 @@ export function RowMenu({ id, label, buttonText, items, disabled }: { id: string
         }}
       >
         <ul className="m-0 list-none p-0" aria-label={label}>
-          {items.map((a) => (
+          {items.map((a, i) => (
             <li key={a.label}>
               <button
                 type="button"
                 className={`${ITEM} ${a.danger ? 'text-red-800' : ''}`}
                 disabled={a.disabled}
                 aria-label={a.ariaLabel}
-                aria-describedby={a.describedBy}
+                aria-describedby={a.disabled && a.why ? `${id}-why-${i}` : a.describedBy}
                 onClick={() => {
                   menuRef.current?.hidePopover();
                   a.onSelect();
@@ -171,6 +174,7 @@ export function RowMenu({ id, label, buttonText, items, disabled }: { id: string
               >
                 {a.label}
               </button>
+              {a.disabled && a.why && <WhyHint id={`${id}-why-${i}`} reason={a.why} className="max-w-60 px-3 pb-1 text-xs" />}
             </li>
           ))}
         </ul>

@@ -41,6 +41,14 @@ export interface DialogProps {
 
 const isServer = typeof window === 'undefined';
 
+function selectionOf(el: HTMLInputElement | HTMLTextAreaElement): [number, number] | null {
+  try {
+    return el.selectionStart === null || el.selectionEnd === null ? null : [el.selectionStart, el.selectionEnd];
+  } catch {
+    return null; // email inputs have no selection API
+  }
+}
+
 export default function Dialog(p: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const [upgraded, setUpgraded] = useState(false);
@@ -67,6 +75,10 @@ export default function Dialog(p: DialogProps) {
     const el = ref.current;
     if (!el) return;
     if (p.open) {
+      // A dialog the server rendered open may hold the focus already: the person was typing into
+      // it before the script arrived (decision 0047). The field and its caret stay theirs.
+      const typing = el.contains(document.activeElement) && document.activeElement !== el ? (document.activeElement as HTMLElement) : null;
+      const caret = typing instanceof HTMLInputElement || typing instanceof HTMLTextAreaElement ? selectionOf(typing) : null;
       if (!el.matches(':modal')) {
         const active = document.activeElement;
         opener.current = active instanceof HTMLElement && active !== document.body && !el.contains(active) ? active : null;
@@ -78,7 +90,10 @@ export default function Dialog(p: DialogProps) {
         openDialogs.open(el);
         document.dispatchEvent(new Event(DIALOGS_CHANGED_EVENT));
       }
-      p.initialFocus?.current?.focus();
+      if (typing?.isConnected) {
+        typing.focus();
+        if (caret) (typing as HTMLInputElement).setSelectionRange(...caret);
+      } else p.initialFocus?.current?.focus();
       setUpgraded(true);
     } else if (el.open) {
       el.close();

@@ -21,8 +21,8 @@ export const CARD = 'rounded-lg bg-white p-4 shadow';
 export { ERROR_TOAST_MS, Toast, TOAST_MS, useToast, type ToastKind, type ToastMessage } from './Toast';
 
 /** An inline message that screen readers announce (an alert for errors, a status otherwise). */
-export function InlineNotice({ kind, text, testId }: { kind: 'error' | 'warning' | 'success'; text: string | null; testId?: string }) {
-  return <LiveAlert message={text ? { kind, text } : null} testId={testId} />;
+export function InlineNotice({ kind, text, testId, id }: { kind: 'error' | 'warning' | 'success'; text: string | null; testId?: string; id?: string }) {
+  return <LiveAlert message={text ? { kind, text } : null} testId={testId} id={id} />;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // cooldown (started on arrival when the server says a code was just sent), and the form that
 // shows them around the six code boxes. Each island keeps only what its step means: the call,
 // and what its answers lead to. Decision 0033.
+import { WhyHint, whyDisabled } from './why-hint';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiResult } from '../../shared/api';
 import { CODE_LENGTH, RESEND_COOLDOWN_SECONDS, retryAfterSeconds } from '../../shared/twofa/code-entry';
@@ -195,9 +196,11 @@ export function CodeStepForm(p: CodeStepFormProps) {
         )}
         {p.children}
         <div>
-          <button type="submit" disabled={entry.busy || entry.lockedFor > 0 || !complete} className={buttonClass('primary', { block: p.block ?? true })}>
+          {/* Locked: the warning above says until when; otherwise the hint says what is missing. */}
+          <button type="submit" {...whyDisabled(`${id}-why`, entry.lockedFor === 0 && !complete && t('kit.codeIncomplete'), entry.busy)} disabled={entry.busy || entry.lockedFor > 0 || !complete} className={buttonClass('primary', { block: p.block ?? true })}>
             {p.submitLabel ?? t(`${ns}.submit`)}
           </button>
+          <WhyHint id={`${id}-why`} reason={entry.lockedFor === 0 && !complete && t('kit.codeIncomplete')} busy={entry.busy} className="mt-1" />
         </div>
       </form>
     </div>
@@ -208,11 +211,12 @@ export function CodeStepForm(p: CodeStepFormProps) {
 export function ResendRow({ t, ns, entry, onResend }: { t: T; ns: string; entry: CodeEntry; onResend: () => void }) {
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
-      <button type="button" onClick={onResend} disabled={entry.busy || entry.cooldown > 0} className={buttonClass('link')}>
+      <button type="button" onClick={onResend} disabled={entry.busy || entry.cooldown > 0} aria-describedby={entry.cooldown > 0 ? `${ns}-resend-why` : undefined} className={buttonClass('link')}>
         {t(`${ns}.resend`)}
       </button>
+      {/* The countdown is why Resend is disabled (decision 0047). */}
       {entry.cooldown > 0 && (
-        <span className="text-sm text-slate-700" data-testid="resend-countdown">
+        <span id={`${ns}-resend-why`} className="text-sm text-slate-700" data-testid="resend-countdown">
           {t(`${ns}.resendIn`, { time: formatCountdown(entry.cooldown) })}
         </span>
       )}

@@ -87,9 +87,9 @@ export default function PasskeyManager(p: PasskeyManagerProps) {
   return (
     <div className="flex max-w-3xl flex-col gap-4">
       <LiveAlert message={message} testId="passkeys-message" />
-      {!supported && <p className="m-0 rounded border border-amber-700 bg-amber-50 p-3 text-amber-900">{t('passkeys.manage.unsupported')}</p>}
+      {!supported && <p id="passkey-unsupported" className="m-0 rounded border border-amber-700 bg-amber-50 p-3 text-amber-900">{t('passkeys.manage.unsupported')}</p>}
       <div>
-        <Button buttonRef={addRef} onClick={() => void add()} disabled={busy || !supported} data-testid="passkey-add">
+        <Button buttonRef={addRef} onClick={() => void add()} disabled={busy || !supported} aria-describedby={supported ? undefined : 'passkey-unsupported'} data-testid="passkey-add">
           {t('passkeys.manage.add')}
         </Button>
       </div>

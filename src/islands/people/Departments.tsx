@@ -10,6 +10,7 @@ import Dialog from '../kit/Dialog';
 import { DataTable } from '../kit/DataTable';
 import { DateCell } from './people-parts';
 import type { DepartmentRow } from './people-types';
+import { WhyHint, whyDisabled } from '../kit/why-hint';
 
 export interface DepartmentsProps {
   lang: Lang;
@@ -52,6 +53,8 @@ export default function Departments(p: DepartmentsProps) {
   const parsed = departmentSchema.safeParse({ name });
   const clientError = parsed.success ? null : t(parsed.error.issues[0]?.message ?? 'validation.required');
   const nameError = serverError ?? (touched ? clientError : null);
+  // Why Add / Save waits (decision 0047): an empty name says what to do rather than "Required".
+  const saveWhy = parsed.success ? null : name.trim() === '' ? t('people.departments.saveWhy') : clientError;
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -166,10 +169,11 @@ export default function Departments(p: DepartmentsProps) {
             <button type="button" className={BTN_SECONDARY} disabled={busy} onClick={() => setEditing(null)}>
               {t('admin.common.cancel')}
             </button>
-            <button type="submit" className={BTN_PRIMARY} disabled={busy || !parsed.success}>
+            <button type="submit" className={BTN_PRIMARY} {...whyDisabled('department-why', saveWhy, busy)}>
               {t(editing?.dept ? 'admin.common.save' : 'people.departments.addSubmit')}
             </button>
           </div>
+          <WhyHint id="department-why" reason={saveWhy} busy={busy} className="text-right" />
         </form>
       </Dialog>
       <ConfirmDialog

@@ -17,6 +17,7 @@ import { DateText, deleteFromList, EmailText, LINK, PersonName, useDeletingPoll 
 import type { AllowedAppInfo, DepartmentRef, ImportLogRow, PersonRow, UsersPage } from './people-types';
 import { UserDialog } from './user-dialog';
 import { errorText } from '../../shared/error-codes';
+import { WhyHint } from '../kit/why-hint';
 
 export interface UsersScreenProps {
   lang: Lang;
@@ -30,7 +31,17 @@ export interface UsersScreenProps {
   now: number;
   /** The audit-log export is for admins only. */
   canExportAudit: boolean;
+  /**
+   * `?dialog=add-user`: the server renders the add-user dialog open, so it can be opened and typed
+   * into before the script arrives (decision 0047).
+   */
+  openDialog?: 'add-user' | null;
 }
+
+/** The dialog's query on the list's own address (the link the server renders for "Add user"). */
+export const ADD_USER_QUERY = 'dialog=add-user';
+
+const seatless = (apps: AllowedAppInfo[]) => apps.length === 0 || apps.every((a) => !a.isSeatAvailable);
 
 const DATE_COLUMNS = ['created_at', 'last_active_at'];
 const TOUR_KEY = 'portal.tour.addUser';
@@ -54,7 +65,10 @@ export default function UsersScreen(p: UsersScreenProps) {
   const [hydrated, setHydrated] = useState(false);
   const [now, setNow] = useState(p.now);
   const [invited, setInvited] = useState<Set<number>>(new Set());
-  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; user: PersonRow } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'edit'; user: PersonRow } | null>(() => (p.openDialog === 'add-user' && !seatless(p.apps) ? { kind: 'add' } : null));
+  // Opened from the address: on close the focus goes to the add button (the link it replaced).
+  const fromUrl = useRef(dialog !== null);
+  const addRef = useRef<HTMLButtonElement>(null);
   const [importOpen, setImportOpen] = useState(false);
   const [confirm, setConfirm] = useState<{ kind: 'deactivate' | 'delete' | 'passkeys'; user: PersonRow } | { kind: 'invite-all' } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -104,8 +118,20 @@ export default function UsersScreen(p: UsersScreenProps) {
   // A deletion running in the background: read the list again until its user is gone.
   useDeletingPoll(list.data, hydrated, reload);
 
-  const noSeat = apps.length === 0 || apps.every((a) => !a.isSeatAvailable);
+  const noSeat = seatless(apps);
   const addDisabled = !hydrated || noSeat;
+  const listHref = `${path}${listQueryString(p.query)}`;
+  const addHref = `${listHref}${listHref.includes('?') ? '&' : '?'}${ADD_USER_QUERY}`;
+
+  const closeDialog = () => {
+    setDialog(null);
+    // The list again: a reload or a shared link must not open the dialog once more.
+    const url = new URL(window.location.href);
+    if (url.searchParams.has('dialog')) {
+      url.searchParams.delete('dialog');
+      history.replaceState(history.state, '', url);
+    }
+  };
 
   const resendOne = async (u: PersonRow) => {
     const r = await api(p.basePath, 'POST', 'admin/users/invite', { users: [u.id] });
@@ -195,9 +221,16 @@ export default function UsersScreen(p: UsersScreenProps) {
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t('people.users.toolbar')} data-testid="users-toolbar">
         <div className="relative">
-          <button type="button" className={BTN_PRIMARY} disabled={addDisabled} aria-describedby={noSeat && hydrated ? 'add-user-no-seat' : tour ? 'add-user-tour' : undefined} onClick={() => setDialog({ kind: 'add' })}>
-            {t('people.users.add')}
-          </button>
+          {!hydrated && !noSeat ? (
+            // Before the script: a link to this list with the dialog open, rendered by the server.
+            <a href={addHref} className={`${BTN_PRIMARY} inline-block no-underline`} data-testid="add-user">
+              {t('people.users.add')}
+            </a>
+          ) : (
+            <button ref={addRef} type="button" className={BTN_PRIMARY} disabled={noSeat} aria-describedby={noSeat ? 'add-user-no-seat' : tour ? 'add-user-tour' : undefined} onClick={() => ((fromUrl.current = false), setDialog({ kind: 'add' }))} data-testid="add-user">
+              {t('people.users.add')}
+            </button>
+          )}
         </div>
         <button type="button" className={BTN_SECONDARY} disabled={!hydrated} onClick={() => setImportOpen(true)}>
           {t('people.users.editByImport')}
@@ -205,7 +238,13 @@ export default function UsersScreen(p: UsersScreenProps) {
         <a className={`${BTN_SECONDARY} no-underline`} href={`${p.basePath}/api/admin/users/export`} download data-testid="users-export">
           {t('people.users.export')}
         </a>
-        <button type="button" className={BTN_SECONDARY} disabled={!hydrated || list.counts.notRegistered === 0} onClick={() => setConfirm({ kind: 'invite-all' })}>
+        <button
+          type="button"
+          className={BTN_SECONDARY}
+          disabled={!hydrated || list.counts.notRegistered === 0}
+          aria-describedby={list.counts.notRegistered === 0 ? 'invite-all-why' : undefined}
+          onClick={() => setConfirm({ kind: 'invite-all' })}
+        >
           {t('people.users.inviteAll')}
         </button>
         {p.canExportAudit && (
@@ -252,9 +291,16 @@ export default function UsersScreen(p: UsersScreenProps) {
                   </button>
                 </li>
                 <li>
-                  <button type="button" className="block w-full rounded px-3 py-2 text-left hover:bg-slate-100 disabled:text-slate-700" disabled={list.ssoStatus === 'none'} onClick={() => void ssoForAll(false)}>
+                  <button
+                    type="button"
+                    className="block w-full rounded px-3 py-2 text-left hover:bg-slate-100 disabled:text-slate-700"
+                    disabled={list.ssoStatus === 'none'}
+                    aria-describedby={list.ssoStatus === 'none' ? 'sso-off-why' : undefined}
+                    onClick={() => void ssoForAll(false)}
+                  >
                     {t('people.users.disableSsoAll')}
                   </button>
+                  <WhyHint id="sso-off-why" reason={list.ssoStatus === 'none' && t('people.users.ssoNoneWhy')} className="max-w-64 px-3 pb-1 text-xs" />
                 </li>
               </>
             )}
@@ -271,11 +317,13 @@ export default function UsersScreen(p: UsersScreenProps) {
           </button>
         </div>
       )}
-      {noSeat && hydrated && (
+      {noSeat && (
         <p id="add-user-no-seat" className="m-0 text-sm text-slate-800">
           {t('people.users.noSeat')}
         </p>
       )}
+      {/* Why "resend to all" is disabled (decision 0047); the counts below say the same in figures. */}
+      <WhyHint id="invite-all-why" reason={list.counts.notRegistered === 0 && t('people.users.inviteAllWhy')} />
       <dl className="m-0 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="users-counts">
         <div className="flex gap-1 whitespace-nowrap">
           <dt>{t('people.users.countUsers')}</dt>
@@ -336,8 +384,8 @@ export default function UsersScreen(p: UsersScreenProps) {
           menuLabel: (u) => t('people.deactivated.menuLabel', { name: who(u) }),
           disabled: (u) => !hydrated || u.operationStatus === 'deleting',
           items: (u) => [
-            { label: t('admin.common.edit'), ariaLabel: t('people.users.editLabel', { name: who(u) }), disabled: u.invitation_pending, onSelect: () => setDialog({ kind: 'edit', user: u }) },
-            { label: t('people.users.deactivate'), ariaLabel: t('people.users.deactivateLabel', { name: who(u) }), disabled: u.invitation_pending, onSelect: () => setConfirm({ kind: 'deactivate', user: u }) },
+            { label: t('admin.common.edit'), ariaLabel: t('people.users.editLabel', { name: who(u) }), disabled: u.invitation_pending, why: t('people.users.pendingWhy'), onSelect: () => setDialog({ kind: 'edit', user: u }) },
+            { label: t('people.users.deactivate'), ariaLabel: t('people.users.deactivateLabel', { name: who(u) }), disabled: u.invitation_pending, why: t('people.users.pendingWhy'), onSelect: () => setConfirm({ kind: 'deactivate', user: u }) },
             ...(p.canExportAudit && u.passkeys > 0
               ? [{ label: t('people.users.removePasskeys'), ariaLabel: t('people.users.removePasskeysLabel', { name: who(u) }), onSelect: () => setConfirm({ kind: 'passkeys', user: u }) }]
               : []),
@@ -351,7 +399,7 @@ export default function UsersScreen(p: UsersScreenProps) {
             : {
                 text: t('people.users.empty'),
                 action: (
-                  <button type="button" className={BTN_PRIMARY} disabled={addDisabled} onClick={() => setDialog({ kind: 'add' })}>
+                  <button type="button" className={BTN_PRIMARY} disabled={addDisabled} aria-describedby={noSeat ? 'add-user-no-seat' : undefined} onClick={() => ((fromUrl.current = false), setDialog({ kind: 'add' }))}>
                     {t('people.users.add')}
                   </button>
                 ),
@@ -360,7 +408,7 @@ export default function UsersScreen(p: UsersScreenProps) {
       />
       <Pager t={t} query={p.query} total={list.total} path={path} />
 
-      {hydrated && (
+      {(hydrated || dialog !== null) && (
         <UserDialog
           t={t}
           basePath={p.basePath}
@@ -371,9 +419,11 @@ export default function UsersScreen(p: UsersScreenProps) {
           schedulerAllowed={list.schedulerAllowed}
           ssoOptions={list.ssoOptionsVisible}
           lastAdmin={dialog?.kind === 'edit' && Boolean(dialog.user.is_admin) && list.counts.admins <= 1}
-          onClose={() => setDialog(null)}
+          onClose={closeDialog}
+          returnFocus={() => (fromUrl.current ? addRef.current : null)}
+          closeHref={listHref}
           onSaved={(message, saved) => {
-            setDialog(null);
+            closeDialog();
             show('success', message);
             // The edited row is current at once: an edit opened before the reload below answers
             // must not start from the row as it was before this save.

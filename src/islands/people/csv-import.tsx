@@ -13,6 +13,7 @@ import { checkCsvFile, compareHeaders, SAMPLE_CSV_NAME } from '../../shared/peop
 import { BTN_PRIMARY, BTN_SECONDARY, InlineNotice } from '../kit/admin-parts';
 import Dialog from '../kit/Dialog';
 import { LINK, uploadWithProgress } from './people-parts';
+import { WhyHint, whyDisabled } from '../kit/why-hint';
 
 export type ImportMode = 'add' | 'update';
 
@@ -299,10 +300,10 @@ export function CsvImport({
       )}
       {diff && <ImportPreview t={t} diff={diff} onRun={() => void run()} onDiscard={() => setDiff(null)} />}
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={BTN_PRIMARY} disabled={!file || busy} onClick={() => void upload()}>
+        <button type="button" className={BTN_PRIMARY} {...whyDisabled(`${id}-why`, !file && t('people.import.chooseFirst'), busy)} onClick={() => void upload()}>
           {t(busy ? 'people.import.uploading' : 'people.import.upload')}
         </button>
-        <button type="button" className={BTN_SECONDARY} disabled={!file || busy} onClick={() => void upload(true)}>
+        <button type="button" className={BTN_SECONDARY} {...whyDisabled(`${id}-why`, !file && t('people.import.chooseFirst'), busy)} onClick={() => void upload(true)}>
           {t('people.import.preview.button')}
         </button>
         {mismatch && (
@@ -311,6 +312,7 @@ export function CsvImport({
           </button>
         )}
       </div>
+      <WhyHint id={`${id}-why`} reason={!file && t('people.import.chooseFirst')} busy={busy} className="-mt-2" />
       <HeaderMismatchDialog t={t} mismatch={mismatchOpen ? mismatch : null} onClose={() => setMismatchOpen(false)} />
     </div>
   );

@@ -12,6 +12,8 @@ import { additionalWithoutMain } from '../../shared/people/list-state';
 import { BTN_PRIMARY, BTN_SECONDARY, ConfirmDialog, InlineNotice, Switch, TextField } from '../kit/admin-parts';
 import { CsvImport } from './csv-import';
 import Dialog from '../kit/Dialog';
+import { useHydrated } from '../kit/hydrated';
+import { WhyHint, whyDisabled } from '../kit/why-hint';
 import type { AllowedAppInfo, DepartmentRef, PersonRow } from './people-types';
 
 
@@ -34,6 +36,13 @@ export interface UserDialogProps {
   onError: (message: string, timeoutMs?: number) => void;
   /** A CSV import went through: the list is read again; the dialog stays with its outcome. */
   onImported: () => void;
+  /** Focus on close, when not the control that opened it (a dialog the server rendered open). */
+  returnFocus?: () => HTMLElement | null;
+  /**
+   * The list's address: before the script arrives, Cancel is a link there (a dialog the server
+   * rendered open from `?dialog=add-user`, decision 0047).
+   */
+  closeHref?: string;
 }
 
 interface FormState {
@@ -110,8 +119,20 @@ export function UserDialog(p: UserDialogProps) {
   const [samlError, setSamlError] = useState<string | null>(null);
   const id = useId();
 
+  const hydrated = useHydrated();
+  // The form the state was last set up for: a dialog the server rendered open starts with the
+  // state useState gave it, and what was typed before hydration (adopt-typed.tsx hands it over
+  // right after the first commit) must not be reset by this effect.
+  const shownFor = useRef<string | null>(p.open ? String(p.user?.id ?? 'new') : null);
+
   useEffect(() => {
-    if (!p.open) return;
+    if (!p.open) {
+      shownFor.current = null;
+      return;
+    }
+    const key = String(p.user?.id ?? 'new');
+    if (shownFor.current === key) return;
+    shownFor.current = key;
     setF(initialState(p.user, p.apps));
     setTouched({});
     setServerErrors({});
@@ -128,6 +149,8 @@ export function UserDialog(p: UserDialogProps) {
   // A server error, while the field is unchanged since, wins over the form's own check.
   const errors: Errors = { name: serverErrors.name ?? clientErrors.name, reading: serverErrors.reading ?? clientErrors.reading, email: serverErrors.email ?? clientErrors.email, apps: serverErrors.apps ?? clientErrors.apps };
   const valid = Object.keys(clientErrors).length === 0;
+  // Why Add / Save is disabled: the first field still to fix, in the form's order (decision 0047).
+  const firstError = clientErrors.name ?? clientErrors.reading ?? clientErrors.email ?? clientErrors.apps ?? null;
   const shownError = (k: keyof Errors) => (touched[k] || serverErrors[k] ? errors[k] : undefined);
   const set = (patch: Partial<FormState>) => setF((s) => ({ ...s, ...patch }));
 
@@ -418,20 +441,31 @@ export function UserDialog(p: UserDialogProps) {
           )}
         </div>
       )}
+      {/* Without the script nothing sends this form (its button stays disabled until the island checks it). */}
+      <noscript>
+        <p className="m-0 text-sm text-amber-900">{t('people.form.needsScript')}</p>
+      </noscript>
       <div className="flex justify-end gap-2">
-        <button type="button" className={BTN_SECONDARY} onClick={p.onClose} disabled={busy}>
-          {t('admin.common.cancel')}
-        </button>
-        <button type="submit" className={BTN_PRIMARY} disabled={busy || !valid}>
+        {p.closeHref && !hydrated ? (
+          <a href={p.closeHref} className={`${BTN_SECONDARY} no-underline`}>
+            {t('admin.common.cancel')}
+          </a>
+        ) : (
+          <button type="button" className={BTN_SECONDARY} onClick={p.onClose} disabled={busy}>
+            {t('admin.common.cancel')}
+          </button>
+        )}
+        <button type="submit" className={BTN_PRIMARY} {...whyDisabled(`${id}-submit-why`, firstError, busy)} data-testid="user-form-submit">
           {t(editing ? 'admin.common.save' : 'people.form.addSubmit')}
         </button>
       </div>
+      <WhyHint id={`${id}-submit-why`} reason={firstError} busy={busy} className="text-right" />
     </form>
   );
 
   return (
     <>
-      <Dialog open={p.open && removal === null} labelledBy={`${id}-title`} onDismiss={() => !busy && p.onClose()} initialFocus={nameRef} className={width} testId="user-dialog">
+      <Dialog open={p.open && removal === null} labelledBy={`${id}-title`} onDismiss={() => !busy && p.onClose()} initialFocus={nameRef} returnFocus={p.returnFocus} className={width} testId="user-dialog">
         <h2 id={`${id}-title`} className="m-0 mb-4 text-lg font-semibold">
           {title}
         </h2>

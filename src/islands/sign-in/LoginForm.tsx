@@ -257,7 +257,7 @@ export default function LoginForm(props: LoginFormProps) {
     <div>
       <div aria-live="polite">
         {wait > 0 && (
-          <p role="alert" className="rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="login-throttle">
+          <p id="login-throttle" role="alert" className="rounded border border-amber-700 bg-amber-50 p-3 text-amber-900" data-testid="login-throttle">
             {t('login.throttled', { seconds: wait })}
           </p>
         )}
@@ -326,7 +326,8 @@ export default function LoginForm(props: LoginFormProps) {
             </div>
           </>
         )}
-        <button type="submit" disabled={disabled} className={primary}>
+        {/* Throttled: the warning above says for how long (decision 0047). */}
+        <button type="submit" disabled={disabled} aria-describedby={!busy && hydrated && wait > 0 ? 'login-throttle' : undefined} className={primary}>
           {t(step === 'email' ? 'login.next' : step === 'sso' ? 'login.ssoSubmit' : 'login.submit')}
         </button>
       </form>

@@ -18,6 +18,7 @@ import { getT, type Lang } from '../../shared/i18n';
 import { BTN_PRIMARY, BTN_SMALL, CARD, ConfirmDialog, InlineNotice, Switch, TextField, Toast, useToast } from '../kit/admin-parts';
 import { DataTable } from '../kit/DataTable';
 import { errorText } from '../../shared/error-codes';
+import { WhyHint, whyDisabled } from '../kit/why-hint';
 
 export interface WhitelistedIp {
   id: number;
@@ -58,7 +59,6 @@ export default function IpRestriction(p: IpRestrictionProps) {
   const problems = { invalid: 'admin.ip.invalid', local: 'admin.ip.local', 'not-public': 'ipRestriction.notPublic', mapped: 'admin.ip.mapped' } as const;
   const clientError = ip.trim() === '' ? t('admin.ip.required') : typeof parsed === 'string' ? t(problems[parsed]) : null;
   const ipError = ipServerError ?? (touched ? clientError : null);
-  const canAdd = typeof parsed === 'object' && !busy;
 
   // IPv4: the address itself; IPv6: its /64 (decision 0045).
   const mine = ownAddressEntry(p.currentIp);
@@ -229,9 +229,10 @@ export default function IpRestriction(p: IpRestrictionProps) {
             maxLength={255}
           />
           <div>
-            <button type="submit" className={BTN_PRIMARY} disabled={!canAdd}>
+            <button type="submit" className={BTN_PRIMARY} {...whyDisabled('ip-add-why', typeof parsed !== 'object' && t('ipRestriction.addHint'), busy)}>
               {t('ipRestriction.add')}
             </button>
+            <WhyHint id="ip-add-why" reason={typeof parsed !== 'object' && t('ipRestriction.addHint')} busy={busy} className="mt-1" />
           </div>
         </form>
       </section>

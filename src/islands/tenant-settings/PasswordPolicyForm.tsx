@@ -121,7 +121,7 @@ export default function PasswordPolicyForm(p: PasswordPolicyFormProps) {
           <button type="submit" className={BTN_PRIMARY} disabled={!canSave} aria-describedby={!canSave && !busy ? 'password-policy-why' : undefined}>
             {t('admin.common.save')}
           </button>
-          <button type="button" className={BTN_SECONDARY} disabled={!changed || busy} onClick={reset}>
+          <button type="button" className={BTN_SECONDARY} disabled={!changed || busy} aria-describedby={!changed && !busy ? 'password-policy-why' : undefined} onClick={reset}>
             {t('admin.common.cancel')}
           </button>
         </div>

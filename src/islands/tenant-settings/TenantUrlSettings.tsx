@@ -260,7 +260,7 @@ export default function TenantUrlSettings(p: TenantUrlSettingsProps) {
         <p id="subdomain-password-text" className="mb-4 mt-3 text-slate-800">
           {t('tenantSettings.passwordText')}
         </p>
-        <InlineNotice kind="error" text={wait > 0 ? t('tenantSettings.throttled', { seconds: wait }) : dialogError} />
+        <InlineNotice kind="error" text={wait > 0 ? t('tenantSettings.throttled', { seconds: wait }) : dialogError} id="subdomain-confirm-notice" />
         <form noValidate onSubmit={change} className="flex flex-col gap-3">
           <PasswordInput
             t={t}
@@ -279,7 +279,7 @@ export default function TenantUrlSettings(p: TenantUrlSettingsProps) {
             <button type="button" className={BTN_SECONDARY} onClick={() => setStep('edit')} disabled={busy}>
               {t('admin.common.cancel')}
             </button>
-            <button type="submit" className={BTN_PRIMARY} disabled={busy || wait > 0}>
+            <button type="submit" className={BTN_PRIMARY} disabled={busy || wait > 0} aria-describedby={!busy && wait > 0 ? 'subdomain-confirm-notice' : undefined}>
               {t('tenantSettings.change')}
             </button>
           </div>

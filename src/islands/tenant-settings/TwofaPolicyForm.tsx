@@ -147,7 +147,7 @@ export default function TwofaPolicyForm(p: TwofaPolicyFormProps) {
           <button type="submit" className={BTN_PRIMARY} disabled={!changed || busy} aria-describedby={!changed && !busy ? 'twofa-policy-why' : undefined}>
             {t('admin.common.save')}
           </button>
-          <button type="button" className={BTN_SECONDARY} disabled={!changed || busy} onClick={reset}>
+          <button type="button" className={BTN_SECONDARY} disabled={!changed || busy} aria-describedby={!changed && !busy ? 'twofa-policy-why' : undefined} onClick={reset}>
             {t('admin.common.cancel')}
           </button>
         </div>

@@ -131,6 +131,7 @@ export default function SetupTwofaAtLogin(props: SetupTwofaAtLoginProps) {
             aria-selected={tab === name}
             aria-controls={`setup-panel-${name}`}
             aria-disabled={(name === 'qr' && !canContinue) || undefined}
+            aria-describedby={name === 'qr' && !canContinue ? 'setup-continue-why' : undefined}
             tabIndex={tab === name ? 0 : -1}
             onClick={() => openTab(name)}
             className={tabClass(tab === name)}

@@ -132,13 +132,14 @@ export default function TwofaSms({ lang, basePath, onSent, onFail, calls = ACCOU
           </div>
         </div>
         <div>
-          <button type="submit" disabled={entry.busy || sentTo !== null || entry.lockedFor > 0} className={buttonClass('primary')}>
+          {/* Locked: the countdown under the form says until when (decision 0047). */}
+          <button type="submit" disabled={entry.busy || sentTo !== null || entry.lockedFor > 0} aria-describedby={!entry.busy && entry.lockedFor > 0 ? 'send-countdown' : undefined} className={buttonClass('primary')}>
             {t('twofa.send')}
           </button>
         </div>
       </form>
       {entry.lockedFor > 0 && (
-        <p className="m-0 mt-2 text-sm text-slate-700" data-testid="send-countdown">
+        <p id="send-countdown" className="m-0 mt-2 text-sm text-slate-700" data-testid="send-countdown">
           {t('twofa.sendIn', { time: formatCountdown(entry.lockedFor) })}
         </p>
       )}

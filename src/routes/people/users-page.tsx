@@ -23,7 +23,8 @@ export async function usersPageScreen(c: TenantCtx) {
   const { data } = await loadFrame(c, c.get('user'));
   // An odd parameter falls back to its default (the rest of the query still applies) rather
   // than an error page; the result then passes the API's own schema.
-  const query: ListQuery = readListQuery(new URL(c.req.url).searchParams, USER_SORTS);
+  const params = new URL(c.req.url).searchParams;
+  const query: ListQuery = readListQuery(params, USER_SORTS);
   const q = usersQuerySchema.parse({ search: query.q || undefined, sort: query.sort, order: query.dir, page: String(query.page), perPage: String(query.perPage) });
   // The same pieces GET admin/users, admin/apps/allowed, admin/departments and the import log
   // answer with (routes/people/api.ts), in one round trip after the principal's (issue 23).
@@ -55,6 +56,8 @@ export async function usersPageScreen(c: TenantCtx) {
             importLogs,
             now: deps.clock.now(),
             canExportAudit: isAdmin,
+            // The "Add user" link before hydration (decision 0047); any other value is ignored.
+            openDialog: params.get('dialog') === 'add-user' ? 'add-user' : null,
           }}
         />
       </Frame>

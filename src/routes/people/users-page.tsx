@@ -29,7 +29,7 @@ export async function usersPageScreen(c: TenantCtx) {
   // The same pieces GET admin/users, admin/apps/allowed, admin/departments and the import log
   // answer with (routes/people/api.ts), in one round trip after the principal's (issue 23).
   // The list's own pass over the members gives the seats in use, and the departments come
-  // without their counts: six statements with the principal's, not nine.
+  // without their counts: five statements with the principal's (nine before).
   const { users, departments, importLogs } = await readAll(scope.db, {
     users: usersPageRead(scope, q, !isAdmin),
     departments: departmentNamesRead(scope),

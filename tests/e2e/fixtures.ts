@@ -6,10 +6,13 @@
 // - `account(email)` gives a demo account whose language setting matches `lang`;
 // - `db` reaches the server's libSQL file, for the tests of the "exclusive" project only (see
 //   playwright.config.ts: nothing may touch the database while other tests use the server).
-import AxeBuilder from '@axe-core/playwright';
 import { createClient, type Client } from '@libsql/client';
 import { expect, test as base, type Browser, type BrowserContext, type ConsoleMessage, type Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { AxeResults } from 'axe-core';
 import { accountFor } from './support/accounts';
 
 export { expect };
@@ -88,28 +91,68 @@ function isAllowed(msg: ConsoleMessage, allowed: ExpectedResourceError[]): boole
 }
 
 // ---------------------------------------------------------------------------------------------
+// Profile (E2E_PROFILE=<file>): one JSON line per axe check and per sign-in POST, to see where the
+// browser layer's time goes (docs/TESTING.md). Off by default.
+
+const PROFILE = process.env.E2E_PROFILE;
+let profiledTest = '';
+function profile(entry: Record<string, unknown>): void {
+  if (PROFILE) appendFileSync(PROFILE, `${JSON.stringify({ test: profiledTest, ...entry })}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Accessibility
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+// axe-core itself (the version @axe-core/playwright would inject), put into the page once per document.
+const fromAxeBuilder = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'));
+const AXE_SOURCE = readFileSync(fromAxeBuilder.resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's own run in the page: the same engine, rules and tags as @axe-core/playwright's
+ * AxeBuilder in legacy mode, without its costs per check. AxeBuilder evaluated the 580 kB script
+ * twice and configured it on every check, and returned every passing node too; here the script
+ * goes in once per document and only violations are gathered (`resultTypes`: passes and
+ * incomplete keep one node each, violations all of theirs). Measured on the login page of a busy
+ * 2-core machine: 2.1 s a check with AxeBuilder, 0.6 s like this (docs/TESTING.md).
+ */
+async function axeViolations(page: Page): Promise<AxeResults['violations']> {
+  // The portal's pages have no frames; AxeBuilder's frame-by-frame merge would be needed for one.
+  if (page.frames().length > 1) throw new Error(`checkA11y: ${page.url()} has frames, which this check does not look into`);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(
+    async (tags) => {
+      const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+      const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+      return results.violations;
+    },
+    AXE_TAGS,
+  );
+}
 
 async function runAxe(page: Page, label?: string): Promise<void> {
+  const started = Date.now();
   // Checked as the user sees it: the style sheet applied (a page checked right after a navigation
   // could otherwise be measured unstyled, e.g. touch targets without their padding).
   await page.waitForLoadState('load');
   await page.waitForFunction(() =>
     [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((l) => l.sheet !== null && l.sheet.cssRules.length > 0),
   );
-  // Legacy mode runs axe in the page itself. The default opens a second, blank page for every
-  // check to merge the results of frames (the portal's pages have none), which cost twice the check.
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true).analyze();
+  const violations = await axeViolations(page);
   const lang = await page.evaluate(() => document.documentElement.lang);
   const where = `${label ? `${label} ` : ''}${page.url()} (lang=${lang})`;
-  const readable = results.violations.map((v) =>
+  const readable = violations.map((v) =>
     [
       `${v.id} [${v.impact ?? 'n/a'}] ${v.help} (${v.helpUrl})`,
       ...v.nodes.map((n) => `    at ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s*\n\s*/g, ' | ')}`),
     ].join('\n'),
   );
+  if (PROFILE) {
+    const html = await page.evaluate(() => document.documentElement.outerHTML);
+    const view = page.viewportSize();
+    const hash = createHash('sha256').update(`${view?.width}x${view?.height} ${html}`).digest('hex').slice(0, 16);
+    profile({ kind: 'axe', url: page.url(), hash, ms: Date.now() - started });
+  }
   expect(readable, `axe found accessibility violations on ${where}:\n${readable.join('\n')}`).toEqual([]);
 }
 
@@ -184,6 +227,12 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 
   consoleGuard: [
     async ({ context }, use, testInfo) => {
+      if (PROFILE) {
+        profiledTest = `${testInfo.file.split('/').pop()} > ${testInfo.titlePath.slice(1).join(' > ')}`;
+        context.on('request', (r) => {
+          if (r.method() === 'POST' && /\/api\/v2\/login$|\/login$/.test(new URL(r.url()).pathname)) profile({ kind: 'login', url: r.url() });
+        });
+      }
       const allowed = [...DEFAULT_ALLOWED];
       const problems: string[] = [];
       context.on('console', (msg) => {

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { chromiumMissing } from './chromium.mjs';
+import { driverSensitiveFiles } from './driver-tests.mjs';
 
 const reports = '.tmp/test-reports';
 // Where playwright.config.ts has the browser journeys' server write its log.
@@ -49,8 +50,9 @@ step('import cycles', 'npx', ['madge', '--circular', '--extensions', 'ts,tsx', '
 step('build assets', 'node', ['scripts/build.mjs']);
 step('unit + integration', 'npx', ['vitest', 'run', '--project', 'unit', '--project', 'integration', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/vitest.json`]);
 countVitest(`${reports}/vitest.json`);
-// The same integration tests through @libsql/client's file driver (the default is ours, decision 0031).
-step('integration (DB_DRIVER=libsql-client)', 'npx', ['vitest', 'run', '--project', 'integration', '--reporter=dot', '--reporter=json', `--outputFile.json=${reports}/vitest-libsql-client.json`], { DB_DRIVER: 'libsql-client' });
+// The integration files where the driver can make a difference, again through @libsql/client's file
+// driver (the default is ours, decision 0031; scripts/driver-tests.mjs says which files and why).
+step('integration (DB_DRIVER=libsql-client)', 'npx', ['vitest', 'run', '--project', 'integration', ...driverSensitiveFiles(), '--reporter=dot', '--reporter=json', `--outputFile.json=${reports}/vitest-libsql-client.json`], { DB_DRIVER: 'libsql-client' });
 countVitest(`${reports}/vitest-libsql-client.json`);
 step('workers (workerd + D1)', 'npx', ['vitest', 'run', '--project', 'workers', '--reporter=default', '--reporter=json', `--outputFile.json=${reports}/workers.json`]);
 countVitest(`${reports}/workers.json`);

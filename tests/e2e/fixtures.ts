@@ -113,8 +113,8 @@ const AXE_SOURCE = readFileSync(fromAxeBuilder.resolve('axe-core/axe.min.js'), '
  * AxeBuilder in legacy mode, without its costs per check. AxeBuilder evaluated the 580 kB script
  * twice and configured it on every check, and returned every passing node too; here the script
  * goes in once per document and only violations are gathered (`resultTypes`: passes and
- * incomplete keep one node each, violations all of theirs). Measured on the login page of a busy
- * 2-core machine: 2.1 s a check with AxeBuilder, 0.6 s like this (docs/TESTING.md).
+ * incomplete keep one node each, violations all of theirs). About 0.1 to 0.3 s less a check in the
+ * journeys (docs/TESTING.md).
  */
 async function axeViolations(page: Page): Promise<AxeResults['violations']> {
   // The portal's pages have no frames; AxeBuilder's frame-by-frame merge would be needed for one.

@@ -104,6 +104,25 @@ for (const { lang, locale } of LANGUAGES) {
           await toggle.click();
           await shot(page, 'users-compact-details-open');
         }
+        // The IP allowlist with an office's IPv6 network (issue 27 part 5), added as the dialog does.
+        await page.goto(`${origin('acme')}${BASE}/admin/ip-restriction`);
+        await waitForHydration(page);
+        const description = lang === 'ja' ? '本社 (IPv6, NTT IPoE)' : 'Head office (IPv6, NTT IPoE)';
+        // A second size or language finds it there already (the answer then says so): either way it is listed.
+        await page.evaluate(
+          async ([base, text]) => {
+            await fetch(`${base}/api/admin/whitelisted-ips`, {
+              method: 'POST',
+              headers: { 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': 'application/json' },
+              body: JSON.stringify({ ipAddress: '2400:4050:1::', prefixLength: 48, description: text }),
+            });
+          },
+          [BASE, description] as const,
+        );
+        await page.reload();
+        await page.getByText('2400:4050:1::/48').first().waitFor();
+        await shot(page, 'ip-restriction-ipv6');
+
         // The add-user dialog, on Globex (Acme's demo data has no free seat: its add button is disabled).
         await page.context().clearCookies();
         await signInToPage(page, lang, 'globex-jp', accountFor('multi@example.test', lang), '/admin/users');

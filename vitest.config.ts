@@ -2,8 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two files at a time: Vitest's default (cores - 1) is one worker on the 2-core CI machine, and
+    // unit + integration took 180 s with one against 125 s with two (docs/TESTING.md).
+    maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], setupFiles: ['tests/support/no-console-error.ts'] } },
+      // A unit file shares the two cores with another file: 15 s rather than 5 for the few that spawn processes.
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], testTimeout: 15_000, setupFiles: ['tests/support/no-console-error.ts'] } },
       {
         extends: true,
         test: {

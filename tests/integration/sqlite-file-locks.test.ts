@@ -6,7 +6,7 @@
 // A write that returns rows (INSERT ... RETURNING: the limiter's reserve) once ran as a read and
 // met the lock half-way; under load in CI that wedged the browser journeys' server for good.
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -95,4 +95,21 @@ describe('the file driver meets another connection\'s lock', () => {
       other.close();
     });
   }
+
+  it('while a long batch runs on its thread, this connection\'s commits leave the checkpoint to it', async () => {
+    const { path, other } = files();
+    const { client, longBatch } = openSqliteFile(path, 5_000);
+    const autoCheckpoint = async () => Number((await client.execute('PRAGMA wal_autocheckpoint')).rows[0]![0]);
+    expect(await autoCheckpoint()).toBe(1000);
+    // Enough rows for a WAL of many pages; a commit of this connection's own would have copied them on the event loop.
+    const batch = longBatch!([{ sql: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c LIMIT 20000) INSERT INTO t (x) SELECT i FROM c', params: [] }]);
+    expect(await autoCheckpoint()).toBe(0);
+    await batch;
+    expect(await autoCheckpoint()).toBe(1000);
+    // The thread copied its WAL into the database and truncated it.
+    expect(statSync(`${path}-wal`).size).toBe(0);
+    expect(count(other)).toBe(20003);
+    client.close();
+    other.close();
+  });
 });

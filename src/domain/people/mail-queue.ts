@@ -61,7 +61,10 @@ export async function drainMailQueue(deps: Deps, opts: { limit?: number; ids?: n
         opts.ids ? inArray(mailQueue.id, opts.ids) : undefined,
       ),
     )
-    .orderBy(asc(mailQueue.id))
+    // Oldest due first, in the order of the (status, available_at) index: ordered by id alone,
+    // SQLite sorted every due row first (223 ms on the event loop with the million invitations a
+    // 50 MB import queues); this way it reads `limit` rows of the index and stops.
+    .orderBy(asc(mailQueue.availableAt), asc(mailQueue.id))
     .limit(limit);
   let sent = 0;
   for (const { id } of due) {

@@ -3,6 +3,7 @@
 // it goes away once the person has done what it asks. One screen per kind of reason: nothing
 // chosen yet (CSV upload), a form not valid yet (department, IP address, forgot password),
 // nothing to act on (resend to everyone) and an invitation not yet accepted (row menu items).
+import type { Locator } from '@playwright/test';
 import { BASE, expect, gotoHydrated, LANGUAGES, origin, test } from './fixtures';
 import { signInToPage } from './support/admin-text';
 import { ensureSettingsTenant } from './support/admin-tenants';
@@ -47,6 +48,18 @@ const WHY = {
   },
 };
 
+/** The button waits, and its accessible description says why. */
+async function waitsWithReason(button: Locator, why: string) {
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveAccessibleDescription(why);
+}
+
+/** The button is ready, with no reason left on it. */
+async function readyWithoutReason(button: Locator) {
+  await expect(button).toBeEnabled();
+  await expect(button).toHaveAccessibleDescription('');
+}
+
 for (const { lang, locale } of LANGUAGES) {
   test.describe(`in ${lang === 'ja' ? 'Japanese' : 'English'}`, () => {
     test.use({ locale });
@@ -61,8 +74,7 @@ for (const { lang, locale } of LANGUAGES) {
 
       // Everyone is registered (the admin alone): nothing to resend, and the page says so.
       const inviteAll = page.getByRole('button', { name: w.inviteAll, exact: true });
-      await expect(inviteAll).toBeDisabled();
-      await expect(inviteAll).toHaveAccessibleDescription(w.inviteAllWhy);
+      await waitsWithReason(inviteAll, w.inviteAllWhy);
 
       // The add-user form: Add waits for a name, and says so; typed, the hint goes.
       await page.getByRole('button', { name: x.add, exact: true }).click();
@@ -72,19 +84,16 @@ for (const { lang, locale } of LANGUAGES) {
       await checkA11y(page, 'add-user dialog, Add disabled with its reason');
       await dialog.getByRole('textbox', { name: x.name, exact: true }).fill('Why Test');
       await dialog.getByRole('textbox', { name: x.email, exact: true }).fill(`why.${label}@people-e2e.test`);
-      await expect(add).toBeEnabled();
-      await expect(add).toHaveAccessibleDescription('');
+      await readyWithoutReason(add);
 
       // CSV: Upload and Preview wait for a file.
       await dialog.getByRole('tab', { name: x.tabCsv }).click();
       const upload = dialog.getByRole('button', { name: w.upload, exact: true });
-      await expect(upload).toBeDisabled();
-      await expect(upload).toHaveAccessibleDescription(w.chooseFirst);
+      await waitsWithReason(upload, w.chooseFirst);
       await expect(dialog.getByRole('button', { name: w.preview, exact: true })).toHaveAccessibleDescription(w.chooseFirst);
       await checkA11y(page, 'CSV tab, Upload disabled with its reason');
       await dialog.locator('input[type=file]').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('x\n') });
-      await expect(upload).toBeEnabled();
-      await expect(upload).toHaveAccessibleDescription('');
+      await readyWithoutReason(upload);
       await page.keyboard.press('Escape');
 
       // Departments: Add waits for a name.
@@ -92,8 +101,7 @@ for (const { lang, locale } of LANGUAGES) {
       await page.getByRole('button', { name: w.addDepartment, exact: true }).first().click();
       const dept = page.getByRole('dialog', { name: w.departmentDialog });
       const save = dept.getByRole('button', { name: x.addSubmit, exact: true });
-      await expect(save).toBeDisabled();
-      await expect(save).toHaveAccessibleDescription(w.departmentWhy);
+      await waitsWithReason(save, w.departmentWhy);
       await checkA11y(page, 'department dialog, Add disabled with its reason');
       await dept.getByRole('textbox', { name: w.departmentName }).fill('総務部');
       await expect(save).toBeEnabled();
@@ -107,24 +115,20 @@ for (const { lang, locale } of LANGUAGES) {
       await signInToPage(page, lang, ipLabel, ipAdmin, '/admin/ip-restriction');
       const ip = page.getByRole('textbox', { name: w.ip, exact: true });
       const addIp = ip.locator('xpath=ancestor::form').getByRole('button', { name: lang === 'ja' ? '追加' : 'Add', exact: true });
-      await expect(addIp).toBeDisabled();
-      await expect(addIp).toHaveAccessibleDescription(w.ipWhy);
+      await waitsWithReason(addIp, w.ipWhy);
       await checkA11y(page, 'IP allowlist, Add disabled with its reason');
       await ip.fill('203.0.113.7');
-      await expect(addIp).toBeEnabled();
-      await expect(addIp).toHaveAccessibleDescription('');
+      await readyWithoutReason(addIp);
 
       await page.context().clearCookies();
       await gotoHydrated(page, `${ACME}${BASE}/forgot`);
       const email = page.getByLabel(w.forgotEmail);
       const submit = page.getByRole('button', { name: w.forgotSubmit });
       await email.fill('not-an-address');
-      await expect(submit).toBeDisabled();
-      await expect(submit).toHaveAccessibleDescription(w.forgotWhy);
+      await waitsWithReason(submit, w.forgotWhy);
       await checkA11y(page, 'forgot password, button disabled with its reason');
       await email.fill('user@acme.test');
-      await expect(submit).toBeEnabled();
-      await expect(submit).toHaveAccessibleDescription('');
+      await readyWithoutReason(submit);
     });
   });
 }

@@ -11,7 +11,7 @@ import { normaliseReading } from '../../shared/people/reading';
 import { ssoStatusOf } from '../sso/status';
 import { memberApps } from '../tenants/memberships';
 import { scopedRead, scopedShapes, type PreparedScope, type TenantScope } from '../tenants/scope';
-import { activeMember, containsPattern, iso } from './members';
+import { activeMember, containsPattern, holdsSeat, iso } from './members';
 
 const MANAGED: AppKey[] = ['meishi', 'scheduler'];
 
@@ -123,7 +123,7 @@ function memberPage(scope: TenantScope, shape: MemberShape, values: Partial<Memb
 
 type ItemRow = Awaited<ReturnType<typeof memberRows>>[number];
 
-/** The additional departments' JSON, by name (binary order, as SQLite's ORDER BY gives them). */
+/** The additional departments' JSON, by name: SQLite does not promise an aggregate keeps its subquery's order, so sorted here too (binary, as SQLite's). */
 function extraDepartments(json: string | null): DepartmentRef[] {
   const list = (JSON.parse(json ?? '[]') as [number, string][]).map(([id, name]) => ({ id, name }));
   return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -189,9 +189,9 @@ const memberCounts = scopedRead((s) =>
       // As adminGuard counts them: the edit dialog says on the admin switch why the last one stays.
       admins: sql<number>`coalesce(sum(${tenantUsers.isAdmin} = 1 and ${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0), 0)`,
       sso: sql<number>`coalesce(sum(${tenantUsers.isSsoEnabled}), 0)`,
-      // Seats in use exactly as `seatsInUse` (and the seat check) counts them: activeMember's rule.
-      meishi: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0 and ${tenantUsers.meishiAccessGrantedAt} is not null), 0)`,
-      scheduler: sql<number>`coalesce(sum(${tenantUsers.operationStatus} is null and ${tenantUsers.invitationPending} = 0 and ${tenantUsers.schedulerAccessGrantedAt} is not null), 0)`,
+      // Seats in use by the seat check's own rule (holdsSeat), in this pass over the members.
+      meishi: sql<number>`coalesce(sum(${holdsSeat(tenantUsers.meishiAccessGrantedAt)}), 0)`,
+      scheduler: sql<number>`coalesce(sum(${holdsSeat(tenantUsers.schedulerAccessGrantedAt)}), 0)`,
     })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
@@ -328,7 +328,7 @@ export function departmentsWithUsersRead(scope: TenantScope) {
   const { db } = scope;
   return read(
     {
-      depts: db.select({ id: departments.id, name: departments.name }).from(departments).where(scope.own(departments)).orderBy(asc(departments.name)),
+      depts: departmentNameRows(scope, {}),
       members: db
         .select({ departmentId: tenantUsers.departmentId, id: users.id, name: users.name, email: users.email })
         .from(tenantUsers)

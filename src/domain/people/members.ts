@@ -1,6 +1,6 @@
 // Tenant-bound queries of the people area: every function takes the tenant's scope and queries
 // through it, so another tenant's ids answer "not found" (404) and nothing else.
-import { and, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { rawStatement } from '../../db/client';
 import { departments, tenantApps, tenantUsers, users, type TenantUser, type User } from '../../db/schema';
@@ -19,8 +19,12 @@ export function inIds(column: SQLiteColumn, ids: number[]): SQL {
 export const iso = (v: number | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 /** Conditions of a member who counts: accepted, not deactivated and not being deleted. */
-export const activeMember = (scope: Pick<TenantScope, 'own'>) =>
-  scope.own(tenantUsers, isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false));
+const ACTIVE = () => [isNull(tenantUsers.deactivatedAt), isNull(tenantUsers.operationStatus), eq(tenantUsers.invitationPending, false)];
+
+export const activeMember = (scope: Pick<TenantScope, 'own'>) => scope.own(tenantUsers, ...ACTIVE());
+
+/** A row that holds a seat of the app granted in `column`: an active member holding it (summed by the lists). */
+export const holdsSeat = (column: SQLiteColumn) => and(...ACTIVE(), isNotNull(column))!;
 
 /** Refuses every change to, and every read about, an account whose invitation is pending. */
 export function assertAccepted(member: TenantUser): void {

@@ -40,4 +40,24 @@ describe('the file driver\'s prepared statements', () => {
     prepare.mockRestore();
     client.close();
   });
+
+  it('sends a bound LIMIT as an expression, with the same rows', async () => {
+    // A bare `LIMIT ?` expires the cached statement at every bind (SQLite with STAT4 reads it for
+    // the plan), so each run was parsed and planned again; `LIMIT +?` is the same value.
+    dir = mkdtempSync(join(tmpdir(), 'portal-statements-'));
+    const { client } = openSqliteFile(join(dir, 's.db'), 1_000);
+    await client.execute('CREATE TABLE t (x INTEGER)');
+    for (const x of [1, 2, 3, 4, 5]) await client.execute({ sql: 'INSERT INTO t (x) VALUES (?)', args: [x] });
+    const prepare = vi.spyOn(Database.prototype, 'prepare');
+    const page = await client.execute({ sql: 'select x from t order by x limit ? offset ?', args: [2, 1] });
+    expect(page.rows.map((r) => r.x)).toEqual([2, 3]);
+    const lower = await client.execute({ sql: 'SELECT x FROM t ORDER BY x DESC LIMIT ?', args: [1] });
+    expect(lower.rows.map((r) => r.x)).toEqual([5]);
+    expect(prepare.mock.calls.map(([text]) => text)).toEqual(['select x from t order by x limit +? offset ?', 'SELECT x FROM t ORDER BY x DESC limit +?']);
+    // A literal LIMIT is left alone.
+    await client.execute('SELECT x FROM t LIMIT 2');
+    expect(prepare.mock.calls.at(-1)?.[0]).toBe('SELECT x FROM t LIMIT 2');
+    prepare.mockRestore();
+    client.close();
+  });
 });

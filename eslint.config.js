@@ -19,8 +19,9 @@ const NO_ASSERTED_CONTEXT = [
   { selector: "TSNonNullExpression > MemberExpression[object.property.name='var']", message: 'Use a guard that narrows the context (requireAccess, tenantPage, signedInPage) instead of `!`.' },
 ];
 
-// Hono's `c.var` copies every variable into a new object on each access; a property read goes
-// through `c.get('x')` (issue 23: 1-3% of a screen's CPU). Destructuring once per handler is fine.
+// Hono's `c.var` copies every variable into a new object on each access, so handlers and guards
+// read one with `c.get('x')`: a `c.var.x` or a destructuring of `c.var` pays for the copy (issue
+// 23: 1-3% of a screen's CPU).
 const VAR_MESSAGE = "Read one variable with c.get('name'): c.var copies all of them on every access.";
 const NO_VAR_PER_READ = [
   { selector: "MemberExpression[object.type='MemberExpression'][object.property.name='var'][object.object.name='c']", message: VAR_MESSAGE },
@@ -54,11 +55,6 @@ export default tseslint.config(
   {
     files: ['src/routes/**', 'src/app.ts'],
     rules: { 'no-restricted-syntax': ['error', NO_UNKNOWN_CAST, ...NO_ASSERTED_CONTEXT, ...NO_VAR_PER_READ] },
-  },
-  {
-    // Guards over structural contexts ({ var }) that the narrowed types are built from.
-    files: ['src/routes/middleware/guards.ts', 'src/routes/operator/api.ts'],
-    rules: { 'no-restricted-syntax': ['error', NO_UNKNOWN_CAST, ...NO_ASSERTED_CONTEXT] },
   },
   {
     files: ['src/islands/**'],

@@ -6,7 +6,7 @@ import { tenantContacts } from '../../db/schema';
 import { AppError } from '../errors';
 import { audit } from '../audit/log';
 import type { Actor } from '../tenant-settings/settings';
-import type { TenantScope } from '../tenants/scope';
+import { scopedRead, type TenantScope } from '../tenants/scope';
 
 export interface ContactInput {
   companyName: string;
@@ -36,8 +36,11 @@ const values = (p: ContactInput) => ({
   address: p.address,
 });
 
-export async function getContacts(deps: Deps, scope: TenantScope) {
-  const rows = await deps.db.select().from(tenantContacts).where(scope.own(tenantContacts));
+// Built once (scopedRead): drizzle building the select was a tenth of the screen's CPU.
+const contactRows = scopedRead((s) => s.db.select().from(tenantContacts).where(s.own(tenantContacts)));
+
+export async function getContacts(_deps: Deps, scope: TenantScope) {
+  const rows: (typeof tenantContacts.$inferSelect)[] = await contactRows(scope, {});
   return { primary_contact: view(rows.find((r) => r.kind === 'primary')), billing_contact: view(rows.find((r) => r.kind === 'billing')) };
 }
 

@@ -1,6 +1,6 @@
 // Page guards driven by the route table (spec 01 section 2, spec 02 section 2), and the API's
 // authentication/role guards. This file is the only place that decides who may open what.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import { matchRoute, type Access } from '../../shared/routes';
 import { API_CATALOG } from '../openapi/catalog';
@@ -8,32 +8,39 @@ import { tenantScope } from '../../domain/tenants/scope';
 import type { AppEnv, AppVariables, AuthedEnv, TenantEnv } from '../http/env';
 import { errorAnswer } from '../http/errors';
 
-/** What the access rules read: any request's variables, however narrowed. */
-type Who = { var: Pick<AppVariables, 'user' | 'member' | 'hostTenant'> };
+/**
+ * What the access rules read: any request's variables, however narrowed, one at a time (Hono's
+ * `c.var` copies them all on each read; these run several times a request).
+ */
+interface Who {
+  get(key: 'user'): AppVariables['user'];
+  get(key: 'member'): AppVariables['member'];
+  get(key: 'hostTenant'): AppVariables['hostTenant'];
+}
 
 export function isSsoUser(c: Who): boolean {
-  return Boolean(c.var.hostTenant?.isSsoEnabled && c.var.member?.isSsoEnabled);
+  return Boolean(c.get('hostTenant')?.isSsoEnabled && c.get('member')?.isSsoEnabled);
 }
 
 export function hasAccess(c: Who, access: Access): boolean {
   if (access === 'public') return true;
-  const { user } = c.var;
+  const user = c.get('user');
   if (!user) return false;
   if (access === 'authenticated') return true;
-  const isAdmin = Boolean(c.var.member?.isAdmin);
+  const isAdmin = Boolean(c.get('member')?.isAdmin);
   if (access === 'admin') return isAdmin;
   // Tenant managers only while viewing a tenant from its subdomain.
-  return isAdmin || Boolean(user.isTenantManager && c.var.hostTenant);
+  return isAdmin || Boolean(user.isTenantManager && c.get('hostTenant'));
 }
 
 /**
  * Narrows a request on a tenant's host to TenantEnv: the tenant this request read (never a cached
  * copy: a signed-in request reads it with its session) and its scope. False when any is missing.
  */
-function enterTenant(c: { var: AppVariables; set: (key: 'tenantScope', value: AppVariables['tenantScope']) => void }): boolean {
-  const { session, user, freshTenant } = c.var;
-  if (!session || !user || !freshTenant) return false;
-  c.set('tenantScope', tenantScope(c.var.deps.db, freshTenant));
+function enterTenant(c: Context<TenantEnv>): boolean {
+  const freshTenant = c.get('freshTenant');
+  if (!c.get('session') || !c.get('user') || !freshTenant) return false;
+  c.set('tenantScope', tenantScope(c.get('deps').db, freshTenant));
   return true;
 }
 
@@ -67,8 +74,7 @@ export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
  * narrows the context to AuthedEnv for the screen.
  */
 export const signedInPage: MiddlewareHandler<AuthedEnv> = async (c, next) => {
-  const { session, user, scope, memberships } = c.var;
-  if (!session || !user || !scope || !memberships) return c.redirect(`${c.var.deps.config.BASE_PATH}/login`, 302);
+  if (!c.get('session') || !c.get('user') || !c.get('scope') || !c.get('memberships')) return c.redirect(`${c.get('deps').config.BASE_PATH}/login`, 302);
   return next();
 };
 
@@ -81,7 +87,7 @@ export const requireSession: MiddlewareHandler<AuthedEnv> = async (c, next) => {
 /** API: 401 without a session, 403 unless the caller administers this host's tenant. */
 export function requireAccess(access: 'admin' | 'admin-or-manager'): MiddlewareHandler<TenantEnv> {
   return async (c, next) => {
-    if (!c.var.session || !c.var.user) return errorAnswer(c, 'unauthenticated');
+    if (!c.get('session') || !c.get('user')) return errorAnswer(c, 'unauthenticated');
     if (!hasAccess(c, access) || !enterTenant(c)) return errorAnswer(c, 'forbidden');
     return next();
   };
@@ -93,9 +99,9 @@ export function requireAccess(access: 'admin' | 'admin-or-manager'): MiddlewareH
  * their account.
  */
 export const tenantPage: MiddlewareHandler<TenantEnv> = async (c, next) => {
-  const { route } = c.var;
+  const route = c.get('route');
   if (!route || route.access === 'public' || route.access === 'authenticated' || !hasAccess(c, route.access) || !enterTenant(c)) {
-    return c.redirect(`${c.var.deps.config.BASE_PATH}/my-account`, 302);
+    return c.redirect(`${c.get('deps').config.BASE_PATH}/my-account`, 302);
   }
   return next();
 };

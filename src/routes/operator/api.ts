@@ -1,7 +1,7 @@
 // Operator API (provider staff and their tools): bearer-token authentication with scopes, on the
 // main domain only. A session cookie never authenticates here, so these calls are exempt from the
 // cookie CSRF rule (src/app.ts). Every call is audited by the domain functions.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import * as z from 'zod/mini';
 import { createTenant, getTenant, listTenants, updateTenant, auditOperator, type OperatorActor } from '../../domain/operator/tenants';
 import { deleteMaintenance, listMaintenance, listManagers, listServiceRequests, markRequestHandled, postMaintenance, setManager } from '../../domain/operator/staff';
@@ -67,9 +67,9 @@ const bearerAuth: MiddlewareHandler<OperatorEnv> = async (c, next) => {
   return next();
 };
 
-const actorOf = (c: { var: OperatorEnv['Variables']; req: { header(n: string): string | undefined } }): OperatorActor => ({
-  identity: c.var.operator,
-  ip: c.var.clientIp,
+const actorOf = (c: Context<OperatorEnv>): OperatorActor => ({
+  identity: c.get('operator'),
+  ip: c.get('clientIp'),
   userAgent: c.req.header('user-agent') ?? null,
 });
 

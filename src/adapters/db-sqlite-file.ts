@@ -47,6 +47,14 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
   db.exec('PRAGMA synchronous = NORMAL');
   const cache = new Map<string, Prepared>();
   let clock = 0;
+  // Every batch and write opens and ends a transaction: prepared once, as better-sqlite3's own
+  // transaction helper does, rather than parsed by exec each time (2% of a screen's CPU).
+  const control = {
+    DEFERRED: db.prepare('BEGIN DEFERRED'),
+    IMMEDIATE: db.prepare('BEGIN IMMEDIATE'),
+    COMMIT: db.prepare('COMMIT'),
+    ROLLBACK: db.prepare('ROLLBACK'),
+  };
 
   function prepare(sql: string): Prepared {
     let p = cache.get(sql);
@@ -102,16 +110,16 @@ export function openSqliteFile(path: string, lockWaitMs = 30_000): { client: Cli
    */
   function inTransaction<T>(kind: 'IMMEDIATE' | 'DEFERRED', work: () => T): T {
     try {
-      db.exec(`BEGIN ${kind}`);
+      control[kind].run();
     } catch (e) {
       throw asLibsqlError(e);
     }
     try {
       const out = work();
-      db.exec('COMMIT');
+      control.COMMIT.run();
       return out;
     } catch (e) {
-      if (db.inTransaction) db.exec('ROLLBACK');
+      if (db.inTransaction) control.ROLLBACK.run();
       throw e instanceof LibsqlError ? e : asLibsqlError(e);
     }
   }

@@ -19,7 +19,7 @@ export function renderPage(c: Ctx, { titleKey, body, status = 200 }: PageOptions
   const deps = c.get('deps');
   // Every page has the page policy (its stylesheet needs it), with or without islands.
   const doc = renderDocument({ lang, title: `${t(titleKey)} | ${t('product.name')}`, basePath: deps.config.BASE_PATH, nonce: pageNonce(c), body });
-  return c.html(doc, status);
+  return c.body(doc, status, { 'content-type': 'text/html; charset=UTF-8' });
 }
 
 /**

@@ -14,4 +14,19 @@ describe('user agent parsing for session devices', () => {
     expect(parseAgent('NextaMeishi/5.1 (Android 14)').isNextaMeishiApp).toBe(true);
     expect(parseAgent(null).browser).toBeNull();
   });
+  it('keeps the last headers parsed: the same answer, which no caller can change', () => {
+    const chrome = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+    const first = parseAgent(chrome);
+    expect(parseAgent(chrome)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Hundreds of other headers push it out; parsed again, it reads the same.
+    for (let i = 0; i < 300; i++) parseAgent(`Agent/${i}`);
+    const again = parseAgent(chrome);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    // A header longer than any browser's is parsed each time and not kept.
+    const long = `${chrome} ${'x'.repeat(600)}`;
+    expect(parseAgent(long).browser).toBe('Chrome 131');
+    expect(parseAgent(long)).not.toBe(parseAgent(long));
+  });
 });

@@ -86,7 +86,7 @@ export default defineConfig({
     // Build the browser assets first so the tests always run against the current islands and CSS
     // (`npm test` builds them once for every layer and says so with E2E_ASSETS_BUILT=1).
     // Its log is also kept in a file, whose errors `npm test` repeats at the end of a failed run.
-    command: `mkdir -p .tmp/test-reports && ${process.env.E2E_ASSETS_BUILT === '1' ? '' : 'node scripts/build.mjs && '}node --import tsx src/entry/node.ts 2>&1 | tee .tmp/test-reports/e2e-server.log`,
+    command: `mkdir -p .tmp/test-reports && ${process.env.E2E_ASSETS_BUILT === '1' ? '' : 'node scripts/build.mjs && '}node dist/server/node.mjs 2>&1 | tee .tmp/test-reports/e2e-server.log`,
     env: serverEnv(),
     port: Number(port),
     wait: { stdout: /Portal \(Node\) ready/ },

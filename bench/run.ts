@@ -1,7 +1,7 @@
 // npm run bench: load figures for the Node entry (autocannon) and the JavaScript each page ships,
 // written to bench/RESULTS.md. Never part of the test suite (DESIGN.md section 8).
 //
-// The portal runs as a child process (`node --import tsx src/entry/node.ts`) on a fresh libSQL
+// The portal runs as a child process (`node dist/server/node.mjs`, as built by `npm run build`) on a fresh libSQL
 // file, and each run's load generator in a fresh process of its own (bench/load-generator.ts). A bare
 // Hono app on @hono/node-server runs beside it as the reference point.
 import type { Result } from 'autocannon';
@@ -54,8 +54,9 @@ interface Child {
 const children: Child[] = [];
 
 function startChild(name: string, script: string, env: NodeJS.ProcessEnv): Child {
-  // node itself (not npx/sh), so the pid we hold is the server's and a signal reaches it.
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node itself (not npx/sh), so the pid we hold is the server's and a signal reaches it. A built
+  // file (the portal's dist/server/node.mjs) runs as production runs it; a .ts file through tsx.
+  const proc = spawn(process.execPath, script.endsWith('.mjs') ? [script] : ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const child: Child = { name, proc, log: [], stderrLines: 0, exited: false };
   const keep = (stream: 'out' | 'err') => (buf: Buffer) => {
     for (const line of buf.toString('utf8').split('\n').filter(Boolean)) {
@@ -518,9 +519,14 @@ interface ScreenRun {
 interface ScreenPhase {
   reference: Run[];
   screens: ScreenRun[];
+  /** bench/fixed-cost-server.ts under the same load: the p99 the load shape gives with no variance. */
+  fixedCost: Run | null;
 }
 
-async function screenLoads(portal: Child, port: number, host: string, cookie: string): Promise<ScreenPhase> {
+/** CPU the fixed-cost reference spends per request, ms: about a small screen's. */
+const FIXED_CPU_MS = 0.5;
+
+async function screenLoads(portal: Child, port: number, host: string, cookie: string, fixed: { child: Child; port: number } | null): Promise<ScreenPhase> {
   const timing = { duration: SCREEN_DURATION, warmup: SCREEN_WARMUP };
   const apiUser = async (when: string) =>
     (await load(`\`GET api/user\` (${when})`, 'the reference of the screens\' shares', portal, port, SCREEN_CONNECTIONS, { method: 'GET', path: `${base}/api/user`, headers: { host, cookie } }, undefined, timing))[0]!;
@@ -535,7 +541,10 @@ async function screenLoads(portal: Child, port: number, host: string, cookie: st
     out.push({ screen, status: first.status, htmlBytes: first.body.length, run });
   }
   reference.push(await apiUser('after the screens'));
-  return { reference, screens: out };
+  const fixedCost = fixed
+    ? (await load('fixed-cost reference', `a server spending ${FIXED_CPU_MS} ms of CPU on each request`, fixed.child, fixed.port, SCREEN_CONNECTIONS, { method: 'GET', path: '/', headers: { host: `127.0.0.1:${fixed.port}` } }, undefined, timing))[0]!
+    : null;
+  return { reference, screens: out, fixedCost };
 }
 
 function screensSection(phase: ScreenPhase, workers: WorkersResult | null): string[] {
@@ -567,6 +576,14 @@ function screensSection(phase: ScreenPhase, workers: WorkersResult | null): stri
     );
   }
   lines.push('', `${met} of ${measured} loaded screens meet both targets in this run.`, '');
+  const f = phase.fixedCost;
+  if (f) {
+    const r = f.result;
+    lines.push(
+      `What the load alone does to p99: bench/fixed-cost-server.ts, a plain node:http server that spends exactly ${FIXED_CPU_MS} ms of CPU on every request and answers 20 KB, under the same ${SCREEN_CONNECTIONS} connections: ${r.requests.average.toFixed(0)} req/s, mean ${r.latency.average.toFixed(1)} ms, p50 ${r.latency.p50} ms, p90 ${r.latency.p90} ms, p97.5 ${r.latency.p97_5} ms, p99 ${r.latency.p99} ms. With ${SCREEN_CONNECTIONS} requests always in flight the mean latency is ${SCREEN_CONNECTIONS} / req/s (Little's law), and a few percent of requests wait two rounds of the others, so p99 is about twice the mean with no variance in the server at all: a screen needs about ${Math.ceil((2 * SCREEN_CONNECTIONS * 1000) / SCREEN_P99_MS / 100) * 100} req/s before its p99 can be under ${SCREEN_P99_MS} ms.`,
+      '',
+    );
+  }
   return lines;
 }
 
@@ -588,7 +605,7 @@ async function main() {
     const [portalPort, basePort] = [await freePort(), await freePort()];
     const env = { ...process.env };
     for (const k of ['LIBSQL_AUTH_TOKEN', 'SMTP_URL', 'NODE_OPTIONS']) delete env[k];
-    const portal = startChild('portal', 'src/entry/node.ts', {
+    const portal = startChild('portal', 'dist/server/node.mjs', {
       ...env,
       PORT: String(portalPort),
       HOST: '127.0.0.1',
@@ -599,7 +616,7 @@ async function main() {
     const baseline = startChild('baseline', 'bench/baseline-server.ts', { ...env, PORT: String(basePort), HOST: '127.0.0.1' });
     // The same entry as production runs it: one HTTP process per core (WEB_CONCURRENCY).
     const multiPort = await freePort();
-    const multi = startChild('portal-2p', 'src/entry/node.ts', {
+    const multi = startChild('portal-2p', 'dist/server/node.mjs', {
       ...env,
       PORT: String(multiPort),
       HOST: '127.0.0.1',
@@ -690,7 +707,7 @@ async function main() {
       runs.push(
         ...await load(
           `ceiling: \`GET api/user\` without the database check (signed in${processes})`,
-          `the same call on the same app${c.n === 1 ? '' : ` with ${c.n} processes`}, except that the request's principal is read once per cookie and then answered from memory (bench/ceiling-server.ts; the portal never does this): what the call would reach if the per-request database check cost nothing.`,
+          `the same call on the same app${c.n === 1 ? '' : ` with ${c.n} processes`}, except that the request's principal is read once per cookie and then answered from memory (bench/ceiling-server.ts, run from source through tsx, which costs it some 5% against the built portal; the portal never does this): what the call would reach if the per-request database check cost nothing.`,
           c.child,
           c.port,
           READ_CONNECTIONS,
@@ -701,7 +718,12 @@ async function main() {
       children.splice(children.indexOf(c.child), 1);
     }
     console.log('Screens...');
-    const screenPhase = await screenLoads(portal, portalPort, host, session);
+    const fixedPort = await freePort();
+    const fixedChild = startChild('fixed-cost', 'bench/fixed-cost-server.ts', { ...env, PORT: String(fixedPort), HOST: '127.0.0.1', FIXED_CPU_MS: String(FIXED_CPU_MS) });
+    await waitReady(fixedChild, fixedPort, `127.0.0.1:${fixedPort}`, '/');
+    const screenPhase = await screenLoads(portal, portalPort, host, session, { child: fixedChild, port: fixedPort });
+    await stopChild(fixedChild);
+    children.splice(children.indexOf(fixedChild), 1);
     const loginBodies = LOGIN_USERS.map((email) => JSON.stringify({ email, password: PASSWORD, remember: false }));
     for (const connections of LOGIN_CONNECTIONS) {
       runs.push(

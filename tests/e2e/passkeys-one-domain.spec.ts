@@ -80,7 +80,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   dir = mkdtempSync(join(tmpdir(), 'portal-e2e-one-domain-'));
   port = await freePort();
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/entry/node.ts'], {
+  server = spawn(process.execPath, ['dist/server/node.mjs'], {
     env: {
       ...process.env,
       ...serverEnv(),

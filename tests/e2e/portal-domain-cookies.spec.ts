@@ -53,7 +53,7 @@ function loginFrom(host: string, ip: string, email: string, password: string): P
 test.beforeAll(async () => {
   port = await freePort();
   dir = mkdtempSync(join(tmpdir(), 'portal-domain-'));
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/entry/node.ts'], {
+  server = spawn(process.execPath, ['dist/server/node.mjs'], {
     env: {
       ...process.env,
       ...serverEnv(),

@@ -3,6 +3,7 @@
 // has no name of its own reads as its family's ("Sign-in refused (reason)", "Operator action
 // (tenant_updated)") or, failing that, as its code word: the log never hides an entry.
 import { allTexts, type Lang, type T } from '../../shared/i18n';
+import { escapeHtml } from '../../ui/render';
 
 /** The filter's families and the actions of each the domain writes today (src/domain, grep "action:"). */
 export const ACTION_GROUPS: { family: string; actions: string[] }[] = [
@@ -57,4 +58,26 @@ export function eventLabel(t: T, lang: Lang, action: string): string {
 /** The family's name in the filter ("ログイン関連（すべて）"). */
 export function familyLabel(t: T, family: string): string {
   return t(`activityLogs.families.${family.replace('.', '_')}`);
+}
+
+// The filter's options as HTML, by language and chosen action: the same ninety elements on every
+// request of the screen, made once each (a tenth of the screen's rendering). `chosen` is '' or an
+// action the filter offers (parseActionFilter), so there are at most 2 × 80 of them.
+const optionsHtml = new Map<string, string>();
+
+/** The action filter's <option>s and <optgroup>s, `chosen` selected. */
+export function actionOptionsHtml(t: T, lang: Lang, chosen: string): string {
+  const id = `${lang}:${chosen}`;
+  let html = optionsHtml.get(id);
+  if (html === undefined) {
+    const option = (value: string, label: string) => `<option value="${escapeHtml(value)}"${value === chosen ? ' selected=""' : ''}>${escapeHtml(label)}</option>`;
+    html =
+      option('', t('activityLogs.anyAction')) +
+      ACTION_GROUPS.map((g) => {
+        const family = familyLabel(t, g.family);
+        return `<optgroup label="${escapeHtml(family)}">${option(`${g.family}.*`, family)}${g.actions.map((a) => option(a, t(`activityLogs.events.${a}`))).join('')}</optgroup>`;
+      }).join('');
+    optionsHtml.set(id, html);
+  }
+  return html;
 }

@@ -14,7 +14,7 @@ import { zoneLabelKey } from '../../shared/time-zone';
 import { Frame } from '../../ui/Frame';
 import type { TenantCtx } from '../http/env';
 import { loadFrame } from '../http/frame-data';
-import { ACTION_GROUPS, eventLabel, familyLabel, parseActionFilter } from './activity-events';
+import { actionOptionsHtml, eventLabel, parseActionFilter } from './activity-events';
 import { AdminHeading } from '../http/admin-parts';
 import { renderPage } from '../http/page';
 
@@ -145,7 +145,7 @@ function DetailPanel({ t, lang, e, closeHref }: { t: T; lang: Lang; e: ActivityE
   );
 }
 
-function FilterForm({ t, f, path }: { t: T; f: Filters; path: string }) {
+function FilterForm({ t, lang, f, path }: { t: T; lang: Lang; f: Filters; path: string }) {
   const filtered = Boolean(f.actor || f.action || f.from || f.to);
   return (
     <form method="get" action={path} role="search" aria-labelledby="activity-filters-title" className="mb-4 rounded-lg bg-white p-4 shadow" data-testid="activity-filters">
@@ -163,19 +163,7 @@ function FilterForm({ t, f, path }: { t: T; f: Filters; path: string }) {
           <label htmlFor="activity-action" className="block text-sm font-medium">
             {t('activityLogs.action')}
           </label>
-          <select id="activity-action" name="action" defaultValue={f.action} className={FIELD}>
-            <option value="">{t('activityLogs.anyAction')}</option>
-            {ACTION_GROUPS.map((g) => (
-              <optgroup key={g.family} label={familyLabel(t, g.family)}>
-                <option value={`${g.family}.*`}>{familyLabel(t, g.family)}</option>
-                {g.actions.map((a) => (
-                  <option key={a} value={a}>
-                    {t(`activityLogs.events.${a}`)}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
+          <select id="activity-action" name="action" className={FIELD} dangerouslySetInnerHTML={{ __html: actionOptionsHtml(t, lang, f.action) }} />
         </div>
         <div>
           <label htmlFor="activity-from" className="block text-sm font-medium">
@@ -252,7 +240,7 @@ export async function activityLogsPage(c: TenantCtx) {
             {t('activityLogs.download')}
           </a>
         </p>
-        <FilterForm t={t} f={f} path={path} />
+        <FilterForm t={t} lang={lang} f={f} path={path} />
         {entry && <DetailPanel t={t} lang={lang} e={entry} closeHref={`${path}${query(f, here)}`} />}
         {entries.length === 0 && !filtered ? (
           <p className="m-0 text-slate-700" data-testid="activity-empty">

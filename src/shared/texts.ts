@@ -34,7 +34,7 @@ export function flattenTexts(tree: object, prefix = ''): Texts {
  * `vars` lacks stays as written, null or undefined becomes "", a value is never scanned again.
  */
 export function interpolate(text: string, vars?: TextVars): string {
-  if (!vars) return text;
+  if (!vars || !text.includes('{{')) return text;
   return text.replace(/\{\{(.+?)\}\}/g, (whole, name: string) => {
     const k = name.trim();
     if (!Object.prototype.hasOwnProperty.call(vars, k)) return whole;

@@ -158,26 +158,30 @@ export function RowMenu({ id, label, buttonText, items, disabled }: { id: string
           if ((e.nativeEvent as ToggleEvent).newState === 'open') menuRef.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
         }}
       >
-        <ul className="m-0 list-none p-0" aria-label={label}>
-          {items.map((a, i) => (
-            <li key={a.label}>
-              <button
-                type="button"
-                className={`${ITEM} ${a.danger ? 'text-red-800' : ''}`}
-                disabled={a.disabled}
-                aria-label={a.ariaLabel}
-                aria-describedby={a.disabled && a.why ? `${id}-why-${i}` : a.describedBy}
-                onClick={() => {
-                  menuRef.current?.hidePopover();
-                  a.onSelect();
-                }}
-              >
-                {a.label}
-              </button>
-              {a.disabled && a.why && <WhyHint id={`${id}-why-${i}`} reason={a.why} className="max-w-60 px-3 pb-1 text-xs" />}
-            </li>
-          ))}
-        </ul>
+        {/* A disabled button cannot open its menu (before hydration, a row being deleted): its
+            items are not rendered, a third of a list's markup on the server (issue 23). */}
+        {!disabled && (
+          <ul className="m-0 list-none p-0" aria-label={label}>
+            {items.map((a, i) => (
+              <li key={a.label}>
+                <button
+                  type="button"
+                  className={`${ITEM} ${a.danger ? 'text-red-800' : ''}`}
+                  disabled={a.disabled}
+                  aria-label={a.ariaLabel}
+                  aria-describedby={a.disabled && a.why ? `${id}-why-${i}` : a.describedBy}
+                  onClick={() => {
+                    menuRef.current?.hidePopover();
+                    a.onSelect();
+                  }}
+                >
+                  {a.label}
+                </button>
+                {a.disabled && a.why && <WhyHint id={`${id}-why-${i}`} reason={a.why} className="max-w-60 px-3 pb-1 text-xs" />}
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
     </>
   );
@@ -301,7 +305,7 @@ export function DataTable<R>(p: DataTableProps<R>) {
                         id={`row-menu-${p.testId ?? 'table'}-${p.rowKey(r)}`}
                         label={p.actions.menuLabel(r)}
                         buttonText={p.actions.header}
-                        items={p.actions.items(r)}
+                        items={p.actions.disabled?.(r) ? [] : p.actions.items(r)}
                         disabled={p.actions.disabled?.(r)}
                       />
                     ) : p.actions.kind === 'custom' ? (

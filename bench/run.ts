@@ -1,9 +1,9 @@
 // npm run bench: load figures for the Node entry (autocannon) and the JavaScript each page ships,
 // written to bench/RESULTS.md. Never part of the test suite (DESIGN.md section 8).
 //
-// The portal runs as a child process (`node dist/server/node.mjs`, as built by `npm run build`) on a fresh libSQL
-// file, and each run's load generator in a fresh process of its own (bench/load-generator.ts). A bare
-// Hono app on @hono/node-server runs beside it as the reference point.
+// The portal runs as a child process (`node dist/server/node.mjs`, as `npm run build` makes it) on
+// a fresh libSQL file, and each run's load generator in a fresh process of its own
+// (bench/load-generator.ts). A bare Hono app on @hono/node-server runs beside it as the reference.
 import type { Result } from 'autocannon';
 import { build } from 'esbuild';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -707,7 +707,7 @@ async function main() {
       runs.push(
         ...await load(
           `ceiling: \`GET api/user\` without the database check (signed in${processes})`,
-          `the same call on the same app${c.n === 1 ? '' : ` with ${c.n} processes`}, except that the request's principal is read once per cookie and then answered from memory (bench/ceiling-server.ts, run from source through tsx, which costs it some 5% against the built portal; the portal never does this): what the call would reach if the per-request database check cost nothing.`,
+          `the same call on the same app${c.n === 1 ? '' : ` with ${c.n} processes`}, except that the request's principal is read once per cookie and then answered from memory (bench/ceiling-server.ts, run from source through tsx, which costs it about 4% against the built portal; the portal never does this): what the call would reach if the per-request database check cost nothing.`,
           c.child,
           c.port,
           READ_CONNECTIONS,

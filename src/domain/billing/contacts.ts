@@ -39,7 +39,7 @@ const values = (p: ContactInput) => ({
 // Built once (scopedRead): drizzle building the select was a tenth of the screen's CPU.
 const contactRows = scopedRead((s) => s.db.select().from(tenantContacts).where(s.own(tenantContacts)));
 
-export async function getContacts(_deps: Deps, scope: TenantScope) {
+export async function getContacts(scope: TenantScope) {
   const rows: (typeof tenantContacts.$inferSelect)[] = await contactRows(scope, {});
   return { primary_contact: view(rows.find((r) => r.kind === 'primary')), billing_contact: view(rows.find((r) => r.kind === 'billing')) };
 }

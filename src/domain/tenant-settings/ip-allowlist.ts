@@ -18,7 +18,7 @@ import { scopedRead, type TenantScope } from '../tenants/scope';
 // Built once (scopedRead): drizzle building the select was 8% of the screen's CPU.
 const allowedRows = scopedRead((s) => s.db.select().from(whitelistedIps).where(s.own(whitelistedIps)).orderBy(asc(whitelistedIps.id)));
 
-export async function listAllowedIps(_deps: Deps, scope: TenantScope) {
+export async function listAllowedIps(scope: TenantScope) {
   assertSubscribed(scope.tenant.isFeatureIpRestrictionSubscribed);
   const rows: (typeof whitelistedIps.$inferSelect)[] = await allowedRows(scope, {});
   return rows.map((r) => ({ id: r.id, ip_address: r.ipAddress, prefix_length: r.prefixLength, description: r.description }));

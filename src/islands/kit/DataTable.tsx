@@ -126,10 +126,11 @@ const SMALL_DANGER = 'rounded border border-red-800 bg-white px-2 py-1 text-sm t
  * A row's actions as a menu: the native popover (top layer, so no table's overflow clips it; a
  * click outside or Escape closes it and focus goes back to the button) placed under its button by
  * CSS anchor positioning (the button that opens a popover is its implicit anchor: no inline style,
- * which the CSP refuses). The button opens it before hydration too. Arrow keys, Home and End move
- * between the items.
+ * which the CSP refuses). Arrow keys, Home and End move between the items. `items` is asked for
+ * only while the button is enabled (the lists disable it until hydration): a disabled button
+ * cannot open its menu, so the server does not render items nobody can reach.
  */
-export function RowMenu({ id, label, buttonText, items, disabled }: { id: string; label: string; buttonText: string; items: RowAction[]; disabled?: boolean }) {
+export function RowMenu({ id, label, buttonText, items, disabled }: { id: string; label: string; buttonText: string; items: () => RowAction[]; disabled?: boolean }) {
   const menuRef = useRef<HTMLDivElement>(null);
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => moveMenuFocus(e, [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')]);
   return (
@@ -158,11 +159,9 @@ export function RowMenu({ id, label, buttonText, items, disabled }: { id: string
           if ((e.nativeEvent as ToggleEvent).newState === 'open') menuRef.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
         }}
       >
-        {/* A disabled button cannot open its menu (before hydration, a row being deleted): its
-            items are not rendered, a third of a list's markup on the server (issue 23). */}
         {!disabled && (
           <ul className="m-0 list-none p-0" aria-label={label}>
-            {items.map((a, i) => (
+            {items().map((a, i) => (
               <li key={a.label}>
                 <button
                   type="button"
@@ -256,6 +255,7 @@ export function DataTable<R>(p: DataTableProps<R>) {
           {p.rows.map((r) => {
             const key = p.rowKey(r);
             const isOpen = open.has(key);
+            const menu = p.actions?.kind === 'menu' ? p.actions : null;
             const detailIds = p.columns.filter((c) => place(c) === 'detail').map((c) => `${idBase}-${key}-${c.key}`);
             return (
             <tr role="row" key={key} className={`dt-row border-t border-slate-200 ${isOpen ? 'dt-open' : ''}`} {...(p.rowAttrs?.(r) ?? {})}>
@@ -300,13 +300,13 @@ export function DataTable<R>(p: DataTableProps<R>) {
               {p.actions && (
                 <td role="cell" className={`${TD} dt-actions ${p.actions.kind === 'buttons' && p.actions.items(r).length === 0 ? 'dt-no-actions' : ''}`} data-label={p.actions.header}>
                   <span className="dt-value flex flex-wrap gap-1">
-                    {p.actions.kind === 'menu' ? (
+                    {menu ? (
                       <RowMenu
-                        id={`row-menu-${p.testId ?? 'table'}-${p.rowKey(r)}`}
-                        label={p.actions.menuLabel(r)}
-                        buttonText={p.actions.header}
-                        items={p.actions.disabled?.(r) ? [] : p.actions.items(r)}
-                        disabled={p.actions.disabled?.(r)}
+                        id={`row-menu-${p.testId ?? 'table'}-${key}`}
+                        label={menu.menuLabel(r)}
+                        buttonText={menu.header}
+                        items={() => menu.items(r)}
+                        disabled={menu.disabled?.(r)}
                       />
                     ) : p.actions.kind === 'custom' ? (
                       p.actions.render(r)

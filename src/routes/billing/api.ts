@@ -17,7 +17,7 @@ export const billingApi = new Hono<AppEnv>();
 const admin = requireAccess('admin');
 
 
-billingApi.get('/admin/tenant-contacts', admin, async (c) => c.json(await getContacts(c.get('deps'), c.get('tenantScope'))));
+billingApi.get('/admin/tenant-contacts', admin, async (c) => c.json(await getContacts(c.get('tenantScope'))));
 
 billingApi.post('/admin/tenant-contacts/billing-contact', admin, async (c) => {
   const input = await readJson(c, contactSchema);

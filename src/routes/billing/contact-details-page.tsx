@@ -15,7 +15,7 @@ export async function contactDetailsPage(c: TenantCtx) {
   const deps = c.get('deps');
   const scope = c.get('tenantScope');
   const { data } = await loadFrame(c, c.get('user'));
-  const contacts = await getContacts(deps, scope).catch((err: unknown) => {
+  const contacts = await getContacts(scope).catch((err: unknown) => {
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), path: c.req.path, error: String(err) }));
     return null;
   });

@@ -40,7 +40,7 @@ tenantSettingsApi.patch('/admin/subdomain', admin, async (c) => {
   return c.json({ message: 'success', subdomain: updated.subdomain, initial_subdomain: updated.initialSubdomain, url: `${origin}${base}/handoff?code=${code}` });
 });
 
-tenantSettingsApi.get('/admin/whitelisted-ips', admin, async (c) => c.json(await listAllowedIps(c.get('deps'), c.get('tenantScope'))));
+tenantSettingsApi.get('/admin/whitelisted-ips', admin, async (c) => c.json(await listAllowedIps(c.get('tenantScope'))));
 
 tenantSettingsApi.post('/admin/whitelisted-ips', admin, async (c) => {
   const input = await readJson(c, whitelistedIpSchema);

@@ -17,7 +17,7 @@ export async function ipRestrictionPage(c: TenantCtx) {
   const base = deps.config.BASE_PATH;
   const { data } = await loadFrame(c, c.get('user'));
   const subscribed = scope.tenant.isFeatureIpRestrictionSubscribed;
-  const entries = subscribed ? await listAllowedIps(deps, scope) : [];
+  const entries = subscribed ? await listAllowedIps(scope) : [];
   return renderPage(c, {
     titleKey: 'titles.ip-restriction',
     body: (

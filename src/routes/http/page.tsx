@@ -3,7 +3,7 @@
 import type { ReactElement } from 'react';
 import { PublicCard } from '../../ui/PublicCard';
 import { renderDocument } from '../../ui/render';
-import { pageNonce } from '../middleware/security';
+import { completeAnswer, pageNonce } from '../middleware/security';
 import type { Ctx } from './env';
 
 export interface PageOptions {
@@ -19,7 +19,8 @@ export function renderPage(c: Ctx, { titleKey, body, status = 200 }: PageOptions
   const deps = c.get('deps');
   // Every page has the page policy (its stylesheet needs it), with or without islands.
   const doc = renderDocument({ lang, title: `${t(titleKey)} | ${t('product.name')}`, basePath: deps.config.BASE_PATH, nonce: pageNonce(c), body });
-  return c.body(doc, status, { 'content-type': 'text/html; charset=UTF-8' });
+  // Made whole, security headers and no-store included: no page may be kept by a cache.
+  return completeAnswer(c, doc, status, 'text/html; charset=UTF-8');
 }
 
 /**

@@ -65,7 +65,6 @@ export const pageGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   // says what it can do and how to do the rest.
   if (route.personal && c.get('scope')?.kind === 'tenant') return c.redirect(`${base}/my-account?notice=sign-in-required`, 302);
   if (!hasAccess(c, route.access)) return c.redirect(`${base}/my-account`, 302);
-  c.header('Cache-Control', 'no-store');
   return next();
 };
 

@@ -2,6 +2,7 @@
 // state-changing calls need X-Requested-With and an Origin equal to this host's own origin
 // (tenants share one registrable domain, so SameSite alone cannot tell them apart).
 import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/env';
 import { errorAnswer } from '../http/errors';
 
@@ -53,31 +54,51 @@ export function securityHeaderRecord(c: Context<AppEnv>): Record<string, string>
   return record;
 }
 
-/** Marks an answer that already carries the whole set (see jsonAnswer). */
+/** Marks an answer that already carries the whole set (see completeAnswer). */
 const COMPLETE = Symbol('security headers set');
 
+/** Requests whose handler prepared headers in Hono's context (c.header, setCookie). */
+const prepared = new WeakSet<Context>();
+
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // Headers prepared before the answer exists live in Hono's context, where only Hono's own way
+  // of making an answer merges them: noted here, so completeAnswer knows when it may not skip it.
+  const header = c.header;
+  c.header = ((name: string, value?: string, options?: { append?: boolean }) => {
+    prepared.add(c);
+    header(name, value, options);
+  }) as typeof c.header;
   await next();
   if ((c.res as { [COMPLETE]?: true })[COMPLETE]) return;
   const h = c.res.headers;
-  for (const [name, value] of Object.entries(securityHeaderRecord(c))) h.set(name, value);
+  // The policy and the request id are the portal's; a stricter header a handler chose (the
+  // reset page's Referrer-Policy) stands.
+  for (const [name, value] of Object.entries(securityHeaderRecord(c))) if (!h.has(name) || name === 'Content-Security-Policy' || name === 'X-Request-Id') h.set(name, value);
   // Nothing the portal renders or answers may be cached by shared caches; signed-in pages and
   // API answers must not be stored at all.
   if (!h.has('Cache-Control')) h.set('Cache-Control', 'no-store');
 };
 
 /**
- * A JSON answer created with every header it will carry (the security set, no-store), for the
- * hottest calls. Adding headers to an answer afterwards makes the Node adapter build a Headers
- * object and walk it again (a tenth of a signed-in GET api/user); a plain record goes straight
- * to the socket.
+ * An answer created with every header it will carry (the security set, no-store), for pages and
+ * the hottest calls. Adding headers to an answer afterwards makes the Node adapter build a
+ * Headers object and walk it again (a tenth of a signed-in GET api/user, 5-9% of a screen); a
+ * plain record goes straight to the socket. When the handler prepared headers of its own (a
+ * cookie, Retry-After), Hono makes the answer so that they are kept, and the middleware adds the
+ * set.
  */
-export function jsonAnswer(c: Context<AppEnv>, payload: unknown, status = 200): Response {
-  const res = new Response(JSON.stringify(payload), {
+export function completeAnswer(c: Context<AppEnv>, body: string | Uint8Array<ArrayBuffer>, status: ContentfulStatusCode, contentType: string): Response {
+  if (prepared.has(c)) return c.body(body, status, { 'Content-Type': contentType });
+  const res = new Response(body, {
     status,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...securityHeaderRecord(c) },
+    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store', ...securityHeaderRecord(c) },
   });
   return Object.assign(res, { [COMPLETE]: true as const });
+}
+
+/** A JSON answer made whole (completeAnswer). */
+export function jsonAnswer(c: Context<AppEnv>, payload: unknown, status: ContentfulStatusCode = 200): Response {
+  return completeAnswer(c, JSON.stringify(payload), status, 'application/json');
 }
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);

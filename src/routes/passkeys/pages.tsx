@@ -28,7 +28,6 @@ passkeyPages.get('/passkeys', signedInPage, async (c) => {
   const { data } = await loadFrame(c, user);
   const passkeys = (await listPasskeys(deps.db, user.id)).map(passkeyView);
   const verified = session.passwordVerifiedAt !== null && now - session.passwordVerifiedAt <= PASSWORD_CHECK_TTL_MS;
-  c.header('Cache-Control', 'no-store');
   return renderPage(c, {
     titleKey: 'titles.passkeys',
     body: (

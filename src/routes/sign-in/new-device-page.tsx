@@ -31,8 +31,6 @@ additionalChallengePages.get('/additional-challenge', async (c) => {
   const challenge = await findChallenge(deps, challengeToken(c), hostTenant?.id ?? null, 'additional_challenge');
   if (!challenge) return backToLogin(c);
   const resendIn = challenge.codeSentAt ? secondsUntil(challenge.codeSentAt + RESEND_COOLDOWN_S * 1000, deps.clock.now()) : 0;
-  // The code and the pending login are on this page: never kept by a cache.
-  c.header('Cache-Control', 'no-store');
   const url = new URL(c.req.url);
   // The address only repeats what the user typed; anything that is not an address is not shown.
   const email = emailSchema.safeParse(c.req.query('email') ?? '');

@@ -70,8 +70,6 @@ export function pendingStepPage(c: Ctx, titleKey: string, heading: string, body:
   const t = c.get('t');
   const lang = c.get('lang');
   const deps = c.get('deps');
-  // Codes and secrets are on these pages: never kept by a cache.
-  c.header('Cache-Control', 'no-store');
   return renderPage(c, {
     titleKey,
     body: (

@@ -1,5 +1,6 @@
 // The authenticated frame: toolbar island, side drawer by role (spec 01 "Side drawer"), content.
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
 import type { Config } from '../config';
 import type { T, Lang } from '../shared/i18n';
 import type { AccountNoticeName } from '../shared/notices';
@@ -7,7 +8,8 @@ import type { AppKey } from '../shared/sign-in/redirection';
 import AccountNotice from '../islands/frame/AccountNotice';
 import Toolbar from '../islands/frame/Toolbar';
 import TrialExpiredPrompt from '../islands/billing/TrialExpiredPrompt';
-import { Island } from './Island';
+import type { IslandName } from '../island-texts';
+import { Island, IslandContext, type FrameChrome } from './Island';
 import { formatDateTime } from '../shared/dates';
 
 export interface FrameData {
@@ -45,7 +47,7 @@ function NavLink({ href, active, children }: { href: string; active: boolean; ch
   );
 }
 
-export function Frame({ data, children }: { data: FrameData; children: ReactNode }) {
+function Chrome({ data }: { data: FrameData }) {
   const { t, config } = data;
   const base = config.BASE_PATH;
   const link = (route: string, path: string, key: string) => (
@@ -125,25 +127,79 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
         </nav>
         <div className="drawer-backdrop" aria-hidden="true" data-testid="drawer-backdrop" />
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none md:p-6">
-          {data.trialExpired && (
-            <Island
-              name="TrialExpiredPrompt"
-              component={TrialExpiredPrompt}
-              props={{ lang: data.lang, basePath: base, initialSubdomain: data.trialExpired.initialSubdomain, planUrl: config.PLAN_URL, inquiryUrl: config.INQUIRY_URL }}
-            />
-          )}
-          {data.ssoCertificate && (
-            <div role="alert" className={`mb-4 rounded-lg border p-3 ${data.ssoCertificate.expired ? 'border-red-300 bg-red-50 text-red-950' : 'border-amber-300 bg-amber-50 text-amber-950'}`} data-testid="sso-certificate-banner">
-              <p className="m-0">{data.t(data.ssoCertificate.expired ? 'sso.expiryBannerExpired' : 'sso.expiryBanner', { date: formatDateTime(data.ssoCertificate.expiresAt, data.lang) })}</p>
-              <a className="text-blue-900 underline" href={`${base}/admin/sso-setting`}>
-                {data.t('sso.expiryBannerLink')}
-              </a>
-            </div>
-          )}
-          {data.notice && <Island name="AccountNotice" component={AccountNotice} props={{ lang: data.lang, notice: data.notice }} />}
-          {children}
+          {FRAME_SPLIT_ELEMENT}
         </main>
       </div>
     </div>
+  );
+}
+
+// Where the page's own part of <main> goes: elements no page renders, found in the page's HTML by
+// renderDocument (ui/render.tsx), which puts the frame's HTML around it.
+const FRAME_SPLIT_ELEMENT = <template data-frame-split="" />;
+const FRAME_SPLIT = '<template data-frame-split=""></template>';
+export const FRAME_OPEN = '<template data-frame-open=""></template>';
+export const FRAME_CLOSE = '<template data-frame-close=""></template>';
+
+// The toolbar and the drawer are most of a small screen's elements and the same for every request
+// with the same inputs: rendered once per inputs and kept (the last CHROMES_KEPT per
+// configuration). The HTML is made from the key's inputs alone, so it decides nothing.
+const CHROMES_KEPT = 256;
+const chromes = new WeakMap<Config, Map<string, FrameChrome>>();
+
+function frameChrome(data: FrameData, firstIsland: number): FrameChrome {
+  const key = JSON.stringify([firstIsland, data.lang, data.userName, data.tenants, data.currentPath, data.activeRoute, data.isAdmin, data.canManagePeople, data.apps]);
+  let kept = chromes.get(data.config);
+  if (!kept) chromes.set(data.config, (kept = new Map()));
+  let chrome = kept.get(key);
+  if (chrome) {
+    kept.delete(key);
+  } else {
+    const collector = { names: new Set<IslandName>(), next: firstIsland };
+    const html = renderToString(
+      <IslandContext.Provider value={collector}>
+        <Chrome data={data} />
+      </IslandContext.Provider>,
+    );
+    const split = html.indexOf(FRAME_SPLIT);
+    chrome = { before: html.slice(0, split), after: html.slice(split + FRAME_SPLIT.length), names: [...collector.names], islands: collector.next - firstIsland };
+    if (kept.size >= CHROMES_KEPT) kept.delete(kept.keys().next().value as string);
+  }
+  kept.set(key, chrome);
+  return chrome;
+}
+
+/** A signed-in screen: the frame's cached HTML around the page's content (see frameChrome). */
+export function Frame({ data, children }: { data: FrameData; children: ReactNode }) {
+  const collector = useContext(IslandContext);
+  if (!collector) throw new Error('Frame rendered outside a page');
+  const chrome = frameChrome(data, collector.next);
+  collector.next += chrome.islands;
+  for (const name of chrome.names) collector.names.add(name);
+  collector.frame = chrome;
+  const { config } = data;
+  const base = config.BASE_PATH;
+  return (
+    <>
+      <template data-frame-open="" />
+      {data.trialExpired && (
+        <Island
+          name="TrialExpiredPrompt"
+          component={TrialExpiredPrompt}
+          props={{ lang: data.lang, basePath: base, initialSubdomain: data.trialExpired.initialSubdomain, planUrl: config.PLAN_URL, inquiryUrl: config.INQUIRY_URL }}
+        />
+      )}
+      {data.ssoCertificate && (
+        <div role="alert" className={`mb-4 rounded-lg border p-3 ${data.ssoCertificate.expired ? 'border-red-300 bg-red-50 text-red-950' : 'border-amber-300 bg-amber-50 text-amber-950'}`} data-testid="sso-certificate-banner">
+          <p className="m-0">{data.t(data.ssoCertificate.expired ? 'sso.expiryBannerExpired' : 'sso.expiryBanner', { date: formatDateTime(data.ssoCertificate.expiresAt, data.lang) })}</p>
+          <a className="text-blue-900 underline" href={`${base}/admin/sso-setting`}>
+            {data.t('sso.expiryBannerLink')}
+          </a>
+        </div>
+      )}
+      {data.notice && <Island name="AccountNotice" component={AccountNotice} props={{ lang: data.lang, notice: data.notice }} />}
+      {children}
+      <template data-frame-close="" />
+    </>
   );
 }

@@ -7,6 +7,16 @@ export interface IslandCollector {
   /** The islands on the page: the page carries their texts (src/ui/render.tsx). */
   names: Set<IslandName>;
   next: number;
+  /** A signed-in screen's frame, rendered apart and kept (ui/Frame.tsx). */
+  frame?: FrameChrome;
+}
+
+/** The frame's HTML before and after the page's part of <main>, and the islands in it. */
+export interface FrameChrome {
+  before: string;
+  after: string;
+  names: IslandName[];
+  islands: number;
 }
 export const IslandContext = createContext<IslandCollector | null>(null);
 

@@ -5,7 +5,8 @@ import { renderToString } from 'react-dom/server';
 import { ISLAND_TEXTS, type IslandName } from '../island-texts';
 import { allTexts, type Lang } from '../shared/i18n';
 import { pickTexts } from '../shared/texts';
-import { IslandContext, scriptJson, type IslandCollector } from './Island';
+import { FRAME_CLOSE, FRAME_OPEN } from './Frame';
+import { IslandContext, scriptJson, type FrameChrome, type IslandCollector } from './Island';
 
 export interface DocumentOptions {
   lang: Lang;
@@ -26,7 +27,7 @@ export interface DocumentOptions {
  */
 export function renderDocument({ lang, title, basePath: base, nonce, body }: DocumentOptions): Uint8Array<ArrayBuffer> {
   const collector: IslandCollector = { names: new Set(), next: 0 };
-  const html = renderToString(<IslandContext.Provider value={collector}>{body}</IslandContext.Provider>);
+  const html = withFrame(renderToString(<IslandContext.Provider value={collector}>{body}</IslandContext.Provider>), collector.frame);
   const script = collector.names.size
     ? `<script type="module" nonce="${nonce}" src="${base}/assets/client.js"></script>`
     : '';
@@ -57,6 +58,14 @@ function pageTexts(lang: Lang, names: Set<IslandName>): Uint8Array {
     textsBySet.set(id, bytes);
   }
   return bytes;
+}
+
+// A signed-in screen's frame goes around the page's part, where Frame marked it.
+function withFrame(html: string, frame: FrameChrome | undefined): string {
+  if (!frame) return html;
+  const open = html.indexOf(FRAME_OPEN);
+  const close = html.lastIndexOf(FRAME_CLOSE);
+  return html.slice(0, open) + frame.before + html.slice(open + FRAME_OPEN.length, close) + frame.after + html.slice(close + FRAME_CLOSE.length);
 }
 
 export function escapeHtml(s: string): string {

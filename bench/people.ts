@@ -11,6 +11,8 @@
 //    name, search + page: p50/p95 over repeated requests;
 //  - GET admin/activity-logs/export-csv over 1,000,000 audit rows: seconds, bytes, peak memory
 //    (it must stream: the peak must stay far below the size of the file).
+// The heap settings of the Node entry (decision 0050), so the import runs as in a Node deployment.
+import '../src/entry/node-heap';
 import iconv from 'iconv-lite';
 import { sql } from 'drizzle-orm';
 import { createWriteStream, existsSync, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

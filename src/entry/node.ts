@@ -2,6 +2,7 @@
 // migrations on start, the demo data on an empty database in dev mode, static assets; one HTTP
 // process per core in production (WEB_CONCURRENCY).
 import './production-mode';
+import './node-heap';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';

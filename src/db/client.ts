@@ -2,6 +2,7 @@
 // the entries build it from a D1 binding or a libSQL client (src/adapters/db-*.ts).
 import { fillPlaceholders, getTableColumns, sql, type Placeholder, type SQL, type Table } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+import { rowsMapper } from './row-mapper';
 import type * as schema from './schema';
 
 /**
@@ -90,7 +91,9 @@ interface PreparedLike {
 
 function made(builder: BatchRead): Made {
   const p = (builder as unknown as { _prepare(): PreparedLike })._prepare();
-  return { query: p.query, fields: p.fields, method: p.executeMethod, arrayMode: p._isResponseInArrayMode, mapper: p.customResultMapper, joins: p.joinsNotNullableMap };
+  // A select's rows (arrays of column values) are decoded by a plan made here, once (db/row-mapper.ts).
+  const mapper = p.customResultMapper ?? (Array.isArray(p.fields) && p._isResponseInArrayMode ? rowsMapper(p.fields, p.joinsNotNullableMap as Record<string, boolean> | undefined, p.executeMethod) : undefined);
+  return { query: p.query, fields: p.fields, method: p.executeMethod, arrayMode: p._isResponseInArrayMode, mapper, joins: p.joinsNotNullableMap };
 }
 
 /** A made read with its values, on this request's handle: a batch item (and awaitable alone). */

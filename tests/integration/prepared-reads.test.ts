@@ -1,6 +1,6 @@
 // Prepared reads (src/db/client.ts `prepared`, src/domain/tenants/scope.ts `scopedRead`): built
 // once, sent with new values, in a batch beside ordinary selects, and bound to the calling scope.
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distinctColumns, prepared, preparedShapes, readTogether, type Placeholders } from '../../src/db/client';
 import { departments, tenantUsers, users } from '../../src/db/schema';
@@ -67,6 +67,43 @@ describe('prepared reads', () => {
     const globex = await byShape(db, 'asc', { tenant: 2 });
     expect(globex.length).toBeGreaterThan(0);
     expect(globex.map((r) => r.member)).not.toEqual(up.map((r) => r.member));
+  });
+});
+
+describe("prepared reads' rows, decoded by a plan made once (db/row-mapper.ts)", () => {
+  // Whole tables under names (drizzle's null rule for a left join), nested objects, booleans,
+  // SQL decoded with mapWith, and a plain column: each as drizzle's own mapper decodes it.
+  const shape = (d: typeof h.deps.db, tenant: number | ReturnType<typeof sql.placeholder>) =>
+    d
+      .select({
+        member: { id: tenantUsers.id, admin: tenantUsers.isAdmin, sso: tenantUsers.isSsoEnabled },
+        user: users,
+        dept: departments,
+        double: sql`${tenantUsers.id} * 2`.mapWith(Number),
+        label: sql<string>`'#' || ${users.id}`,
+      })
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .leftJoin(departments, eq(departments.id, tenantUsers.departmentId))
+      .where(eq(tenantUsers.tenantId, tenant as number))
+      .orderBy(asc(tenantUsers.id));
+  const planned = prepared((d, p: Placeholders<{ tenant: number }>) => shape(d, p.tenant));
+
+  it('answers what drizzle answers for the same select, a left join without a row included', async () => {
+    const db = h.deps.db;
+    const [first] = await db.select({ id: tenantUsers.id }).from(tenantUsers).where(eq(tenantUsers.tenantId, 1)).orderBy(asc(tenantUsers.id)).limit(1);
+    await db.update(tenantUsers).set({ departmentId: null }).where(eq(tenantUsers.id, first!.id));
+    const ours = await planned(db, { tenant: 1 });
+    const theirs = await shape(db, 1);
+    expect(ours).toEqual(theirs);
+    expect(ours[0]!.dept).toBeNull();
+    expect(ours.some((r) => r.dept !== null && typeof r.dept.name === 'string')).toBe(true);
+    expect(typeof ours[0]!.member.admin).toBe('boolean');
+    expect(ours[0]!.double).toBe(ours[0]!.member.id * 2);
+    expect(ours[0]!.user.createdAt).toEqual(theirs[0]!.user.createdAt);
+    // In a batch beside a plain select, as a screen reads.
+    const together = await readTogether(db, { ours: planned(db, { tenant: 1 }), theirs: shape(db, 1) });
+    expect(together.ours).toEqual(together.theirs);
   });
 });
 

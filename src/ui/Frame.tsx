@@ -134,12 +134,9 @@ function Chrome({ data }: { data: FrameData }) {
   );
 }
 
-// Where the page's own part of <main> goes: elements no page renders, found in the page's HTML by
-// renderDocument (ui/render.tsx), which puts the frame's HTML around it.
+// Where the page's own part of <main> goes in the frame's HTML: an element no page renders.
 const FRAME_SPLIT_ELEMENT = <template data-frame-split="" />;
 const FRAME_SPLIT = '<template data-frame-split=""></template>';
-export const FRAME_OPEN = '<template data-frame-open=""></template>';
-export const FRAME_CLOSE = '<template data-frame-close=""></template>';
 
 // The toolbar and the drawer are most of a small screen's elements and the same for every request
 // with the same inputs: rendered once per inputs and kept (the last CHROMES_KEPT per
@@ -169,10 +166,13 @@ function frameChrome(data: FrameData, firstIsland: number): FrameChrome {
   return chrome;
 }
 
-/** A signed-in screen: the frame's cached HTML around the page's content (see frameChrome). */
+/**
+ * A signed-in screen, as a page's whole body: the page's part of <main> is rendered here, and
+ * renderDocument (ui/render.tsx) puts the frame's kept HTML around it (see frameChrome).
+ */
 export function Frame({ data, children }: { data: FrameData; children: ReactNode }) {
   const collector = useContext(IslandContext);
-  if (!collector) throw new Error('Frame rendered outside a page');
+  if (!collector?.framed) throw new Error("Frame is a page's whole body (renderPage's body)");
   const chrome = frameChrome(data, collector.next);
   collector.next += chrome.islands;
   for (const name of chrome.names) collector.names.add(name);
@@ -181,7 +181,6 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
   const base = config.BASE_PATH;
   return (
     <>
-      <template data-frame-open="" />
       {data.trialExpired && (
         <Island
           name="TrialExpiredPrompt"
@@ -199,7 +198,6 @@ export function Frame({ data, children }: { data: FrameData; children: ReactNode
       )}
       {data.notice && <Island name="AccountNotice" component={AccountNotice} props={{ lang: data.lang, notice: data.notice }} />}
       {children}
-      <template data-frame-close="" />
     </>
   );
 }

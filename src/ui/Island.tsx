@@ -7,7 +7,9 @@ export interface IslandCollector {
   /** The islands on the page: the page carries their texts (src/ui/render.tsx). */
   names: Set<IslandName>;
   next: number;
-  /** A signed-in screen's frame, rendered apart and kept (ui/Frame.tsx). */
+  /** The page's body is a Frame (ui/Frame.tsx): its kept HTML goes around the rendered body. */
+  framed?: boolean;
+  /** That frame, rendered apart and kept. */
   frame?: FrameChrome;
 }
 

@@ -5,8 +5,8 @@ import { renderToString } from 'react-dom/server';
 import { ISLAND_TEXTS, type IslandName } from '../island-texts';
 import { allTexts, type Lang } from '../shared/i18n';
 import { pickTexts } from '../shared/texts';
-import { FRAME_CLOSE, FRAME_OPEN } from './Frame';
-import { IslandContext, scriptJson, type FrameChrome, type IslandCollector } from './Island';
+import { Frame } from './Frame';
+import { IslandContext, scriptJson, type IslandCollector } from './Island';
 
 export interface DocumentOptions {
   lang: Lang;
@@ -26,8 +26,10 @@ export interface DocumentOptions {
  * language: they are encoded once.
  */
 export function renderDocument({ lang, title, basePath: base, nonce, body }: DocumentOptions): Uint8Array<ArrayBuffer> {
-  const collector: IslandCollector = { names: new Set(), next: 0 };
-  const html = withFrame(renderToString(<IslandContext.Provider value={collector}>{body}</IslandContext.Provider>), collector.frame);
+  const collector: IslandCollector = { names: new Set(), next: 0, framed: body.type === Frame };
+  const rendered = renderToString(<IslandContext.Provider value={collector}>{body}</IslandContext.Provider>);
+  // A signed-in screen's frame around its part, as ropes: no pass over the page's HTML before its encoding.
+  const html = collector.frame ? collector.frame.before + rendered + collector.frame.after : rendered;
   const script = collector.names.size
     ? `<script type="module" nonce="${nonce}" src="${base}/assets/client.js"></script>`
     : '';
@@ -58,14 +60,6 @@ function pageTexts(lang: Lang, names: Set<IslandName>): Uint8Array {
     textsBySet.set(id, bytes);
   }
   return bytes;
-}
-
-// A signed-in screen's frame goes around the page's part, where Frame marked it.
-function withFrame(html: string, frame: FrameChrome | undefined): string {
-  if (!frame) return html;
-  const open = html.indexOf(FRAME_OPEN);
-  const close = html.lastIndexOf(FRAME_CLOSE);
-  return html.slice(0, open) + frame.before + html.slice(open + FRAME_OPEN.length, close) + frame.after + html.slice(close + FRAME_CLOSE.length);
 }
 
 export function escapeHtml(s: string): string {

@@ -47,6 +47,7 @@ function NavLink({ href, active, children }: { href: string; active: boolean; ch
   );
 }
 
+/** The frame without the page's part of <main>, which FRAME_SPLIT marks. */
 function Chrome({ data }: { data: FrameData }) {
   const { t, config } = data;
   const base = config.BASE_PATH;

@@ -543,9 +543,9 @@ async function screenLoads(portal: Child, port: number, host: string, cookie: st
   }
   // The users figures are of a full page: the demo tenant's 4 members are brought to 25
   // (invited through the API, as an admin adds people; each also leaves an activity log entry),
-  // and both lists are loaded again.
-  // The demo contract has 6 meishi seats: the tenant gets unlimited ones first, as a larger
-  // contract would (written into the portal's database file, which the server reads per request).
+  // and both lists are loaded again. The demo contract's 6 meishi seats would stop that at 10, so
+  // the tenant first gets unlimited ones, as a larger contract has (written into the portal's
+  // database file, which the server reads on every request).
   const contract = new Database(dbFile);
   contract.prepare("UPDATE tenant_apps SET seats = NULL WHERE app = 'meishi' AND tenant_id = (SELECT tenant_id FROM tenant_hosts WHERE label = 'acme')").run();
   contract.close();

@@ -515,6 +515,8 @@ interface ScreenRun {
   status: number;
   htmlBytes: number;
   run: Run | null;
+  /** Mean render time the page reported (Server-Timing, dev mode), ms; null when not loaded. */
+  renderMs: number | null;
 }
 
 interface ScreenPhase {
@@ -526,6 +528,21 @@ interface ScreenPhase {
 
 /** CPU the fixed-cost reference spends per request, ms: about a small screen's. */
 const FIXED_CPU_MS = 0.5;
+
+/** Requests, one at a time after a screen's load, whose Server-Timing render figures are averaged. */
+const RENDER_SAMPLES = 50;
+
+/** The render's share of a screen: React, the document and its bytes, as the page reports it in dev mode. */
+async function renderTime(port: number, host: string, path: string, headers: Record<string, string>): Promise<number | null> {
+  let sum = 0;
+  for (let i = 0; i < RENDER_SAMPLES; i++) {
+    const r = await call(port, host, 'GET', path, headers);
+    const dur = /render;dur=([\d.]+)/.exec(String(r.headers['server-timing'] ?? ''));
+    if (!dur) return null;
+    sum += Number(dur[1]);
+  }
+  return sum / RENDER_SAMPLES;
+}
 
 async function screenLoads(portal: Child, port: number, host: string, cookie: string, dbFile: string, fixed: { child: Child; port: number } | null): Promise<ScreenPhase> {
   const timing = { duration: SCREEN_DURATION, warmup: SCREEN_WARMUP };
@@ -539,7 +556,7 @@ async function screenLoads(portal: Child, port: number, host: string, cookie: st
     // Screens that need a pending step or a link answer with a redirect or their own error: what
     // a visit costs is in the Workers table; only the screens that render are loaded.
     const run = first.status === 200 ? (await load(screen.name, screen.path, portal, port, SCREEN_CONNECTIONS, { method: 'GET', path: screen.path, headers }, undefined, timing))[0]! : null;
-    out.push({ screen, status: first.status, htmlBytes: first.body.length, run });
+    out.push({ screen, status: first.status, htmlBytes: first.body.length, run, renderMs: run ? await renderTime(port, host, screen.path, headers) : null });
   }
   // The issue's users figures are of a full page: the demo tenant's 4 members are brought to 25
   // (invited through the API, as an admin adds people; each also leaves an activity log entry),
@@ -560,7 +577,7 @@ async function screenLoads(portal: Child, port: number, host: string, cookie: st
   for (const screen of fullLists(base)) {
     const first = await call(port, host, 'GET', screen.path, { host, cookie });
     const run = first.status === 200 ? (await load(screen.name, screen.path, portal, port, SCREEN_CONNECTIONS, { method: 'GET', path: screen.path, headers: { host, cookie } }, undefined, timing))[0]! : null;
-    out.push({ screen, status: first.status, htmlBytes: first.body.length, run });
+    out.push({ screen, status: first.status, htmlBytes: first.body.length, run, renderMs: run ? await renderTime(port, host, screen.path, { host, cookie }) : null });
   }
   reference.push(await apiUser('after the screens'));
   const fixedCost = fixed
@@ -573,18 +590,18 @@ function screensSection(phase: ScreenPhase, workers: WorkersResult | null): stri
   const refRps = phase.reference.reduce((a, r) => a + r.result.requests.average, 0) / phase.reference.length;
   const lines = ['## Screens (issue 23)', ''];
   lines.push(
-    `Every screen of the route table (src/shared/routes.ts) on one Node process, ${SCREEN_CONNECTIONS} connections, ${SCREEN_DURATION} s after a ${SCREEN_WARMUP} s warm-up each; signed in as admin@acme.test, public screens signed out. The users list and the activity log are loaded twice: with the demo data (4 members), and at the end with the tenant brought to ${FULL_PAGE_MEMBERS} members through the API (a full first page of the users list, as the issue's users figures are; the activity log then has that many more entries). The share is of \`GET api/user\`'s req/s in the same phase (${phase.reference.map((r) => r.result.requests.average.toFixed(0)).join(' before, ')} after: mean ${refRps.toFixed(0)}), which the machine's speed changes do not move. Targets: every signed-in screen >= 20% of it, admin users and activity logs >= 10%, the login page >= 50%, p99 < ${SCREEN_P99_MS} ms. "Node CPU ms" is the server process's CPU per request (the render and everything around it). "Workers" columns come from \`wrangler dev\` with a local D1 (section below): D1 round trips of the second of two identical requests, and the mean wall time of ${WORKERS_SEQUENTIAL} sequential requests, an upper bound of the CPU a Worker is billed for (the local D1 runs in the same process, so its time is included).`,
+    `Every screen of the route table (src/shared/routes.ts) on one Node process, ${SCREEN_CONNECTIONS} connections, ${SCREEN_DURATION} s after a ${SCREEN_WARMUP} s warm-up each; signed in as admin@acme.test, public screens signed out. The users list and the activity log are loaded twice: with the demo data (4 members), and at the end with the tenant brought to ${FULL_PAGE_MEMBERS} members through the API (a full first page of the users list, as the issue's users figures are; the activity log then has that many more entries). The share is of \`GET api/user\`'s req/s in the same phase (${phase.reference.map((r) => r.result.requests.average.toFixed(0)).join(' before, ')} after: mean ${refRps.toFixed(0)}), which the machine's speed changes do not move. Targets: every signed-in screen >= 20% of it, admin users and activity logs >= 10%, the login page >= 50%, p99 < ${SCREEN_P99_MS} ms. "Node CPU ms" is the server process's CPU per request (the render and everything around it); "of it, render ms" is the part the page reports as its render (\`Server-Timing\` in dev mode: React to HTML, the document around it, its UTF-8 bytes), the mean of ${RENDER_SAMPLES} requests one at a time after the load (under the load the same render takes longer: the other requests' work shares the caches and the garbage collector). "Workers" columns come from \`wrangler dev\` with a local D1 (section below): D1 round trips of the second of two identical requests, and the mean wall time of ${WORKERS_SEQUENTIAL} sequential requests, an upper bound of the CPU a Worker is billed for (the local D1 runs in the same process, so its time is included).`,
     '',
   );
-  lines.push('| screen | path | status | HTML KB | req/s | share of api/user | target | p99 ms | Node CPU ms | Workers D1 round trips | Workers ms/request | share met | p99 met |');
-  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  lines.push('| screen | path | status | HTML KB | req/s | share of api/user | target | p99 ms | Node CPU ms | of it, render ms | Workers D1 round trips | Workers ms/request | share met | p99 met |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   let met = 0;
   let measured = 0;
   for (const s of phase.screens) {
     const w = workers?.screens.find((x) => x.name === s.screen.name);
     const wCols = w ? `${w.roundTrips} | ${w.ms.toFixed(1)}` : 'n/a | n/a';
     if (!s.run) {
-      lines.push(`| ${s.screen.name} | \`${s.screen.path}\` | ${s.status} | ${(s.htmlBytes / 1024).toFixed(1)} | not loaded (answers ${s.status}) | | | | | ${wCols} | | |`);
+      lines.push(`| ${s.screen.name} | \`${s.screen.path}\` | ${s.status} | ${(s.htmlBytes / 1024).toFixed(1)} | not loaded (answers ${s.status}) | | | | | | ${wCols} | | |`);
       continue;
     }
     const rps = s.run.result.requests.average;
@@ -594,7 +611,7 @@ function screensSection(phase: ScreenPhase, workers: WorkersResult | null): stri
     measured++;
     if (ok && p99ok) met++;
     lines.push(
-      `| ${s.screen.name} | \`${s.screen.path}\` | ${s.status} | ${(s.htmlBytes / 1024).toFixed(1)} | ${rps.toFixed(0)} | ${pct(share)} | ${pct(s.screen.target)} | ${s.run.result.latency.p99} | ${s.run.serverCpuPerReq === null ? 'n/a' : s.run.serverCpuPerReq.toFixed(2)} | ${wCols} | ${ok ? 'yes' : '**no**'} | ${p99ok ? 'yes' : '**no**'} |`,
+      `| ${s.screen.name} | \`${s.screen.path}\` | ${s.status} | ${(s.htmlBytes / 1024).toFixed(1)} | ${rps.toFixed(0)} | ${pct(share)} | ${pct(s.screen.target)} | ${s.run.result.latency.p99} | ${s.run.serverCpuPerReq === null ? 'n/a' : s.run.serverCpuPerReq.toFixed(2)} | ${s.renderMs === null ? 'n/a' : s.renderMs.toFixed(2)} | ${wCols} | ${ok ? 'yes' : '**no**'} | ${p99ok ? 'yes' : '**no**'} |`,
     );
   }
   lines.push('', `${met} of ${measured} loaded screens meet both targets in this run.`, '');

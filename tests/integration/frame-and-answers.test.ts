@@ -99,4 +99,22 @@ describe('pages answered whole', () => {
     expect(r.headers.get('x-frame-options')).toBe('DENY');
     expect(r.headers.get('cache-control')).toBe('no-store');
   });
+
+  it('in dev mode a page says how long its render took (Server-Timing); in production it does not', async () => {
+    const r = await (await signedIn('admin@acme.test')).get('/accounts/admin/users');
+    const timing = /^render;dur=(\d+\.\d{3})$/.exec(r.headers.get('server-timing') ?? '');
+    expect(timing, r.headers.get('server-timing') ?? 'none').not.toBeNull();
+    expect(Number(timing![1])).toBeGreaterThan(0);
+    // An API answer renders nothing.
+    expect((await (await signedIn('admin@acme.test')).get('/accounts/api/user')).headers.get('server-timing')).toBeNull();
+
+    const production = await createHarness({ DEV_MODE: 'false', SMTP_URL: 'smtps://mail.example.com', LINK_SIGNING_KEY: 'k'.repeat(32), DATA_ENCRYPTION_KEY: 'd'.repeat(32) });
+    try {
+      const page = await production.client(ACME).get('/accounts/login');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('server-timing')).toBeNull();
+    } finally {
+      production.close();
+    }
+  });
 });

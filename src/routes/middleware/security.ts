@@ -87,11 +87,17 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
  * cookie, Retry-After), Hono makes the answer so that they are kept, and the middleware adds the
  * set.
  */
-export function completeAnswer(c: Context<AppEnv>, body: string | Uint8Array<ArrayBuffer>, status: ContentfulStatusCode, contentType: string): Response {
-  if (prepared.has(c)) return c.body(body, status, { 'Content-Type': contentType });
+export function completeAnswer(
+  c: Context<AppEnv>,
+  body: string | Uint8Array<ArrayBuffer>,
+  status: ContentfulStatusCode,
+  contentType: string,
+  extra?: Record<string, string>,
+): Response {
+  if (prepared.has(c)) return c.body(body, status, { 'Content-Type': contentType, ...extra });
   const res = new Response(body, {
     status,
-    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store', ...securityHeaderRecord(c) },
+    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store', ...extra, ...securityHeaderRecord(c) },
   });
   return Object.assign(res, { [COMPLETE]: true as const });
 }

@@ -375,12 +375,12 @@ export default function UsersScreen(p: UsersScreenProps) {
         rowKey={(u) => u.id}
         rowAttrs={(u) => ({ 'data-testid': 'user-row', 'data-id': u.id, 'data-email': u.email })}
         sort={{ query: p.query, path, dateColumns: DATE_COLUMNS }}
-        minWidth="min-w-[56rem]"
+        minWidth={usersTableMinWidth(list)}
         detailsLabel={who}
         actions={{
           kind: 'menu',
           header: t('people.cols.actions'),
-          width: p.lang === 'ja' ? 'w-[5.5rem]' : 'w-[6.5rem]',
+          width: p.lang === 'ja' ? 'w-[5rem]' : 'w-[6.5rem]',
           menuLabel: (u) => t('people.deactivated.menuLabel', { name: who(u) }),
           disabled: (u) => !hydrated || u.operationStatus === 'deleting',
           items: (u) => [
@@ -493,8 +493,19 @@ export default function UsersScreen(p: UsersScreenProps) {
 }
 
 /**
- * The users table's columns (widths add up to fit the 1280px screen's content column beside the
- * drawer, in both languages; long values are cut and whole in a tooltip).
+ * The table's least width: its fixed columns (below, the wider language's) and 6rem for the email,
+ * the one column without a width, which takes what is left. Without it the fixed columns took
+ * nearly the whole 1280px screen's content column (61.4rem beside the drawer) and the addresses
+ * wrapped a few letters a line. With the scheduler's column it still fits there; with the SSO
+ * column as well the table scrolls sideways, the actions staying in view.
+ */
+function usersTableMinWidth(list: UsersPage): string {
+  if (list.schedulerAllowed) return list.ssoOptionsVisible ? 'min-w-[65.5rem]' : 'min-w-[61rem]';
+  return list.ssoOptionsVisible ? 'min-w-[60.5rem]' : 'min-w-[56rem]';
+}
+
+/**
+ * The users table's columns (long values are cut and whole in a tooltip; the email never is).
  */
 function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invited: Set<number>; hydrated: boolean; onResend: (u: PersonRow) => void }): DataColumn<PersonRow>[] {
   const { t } = p;
@@ -505,7 +516,7 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
     {
       key: 'name',
       header: t('people.cols.name'),
-      width: 'w-[9rem]',
+      width: 'w-[7rem]',
       sortable: true,
       compact: 'title',
       truncate: (u) => u.name,
@@ -513,18 +524,18 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
     },
     { key: 'email', header: t('people.cols.email'), sortable: true, compact: 'subtitle', render: (u) => <EmailText email={u.email} /> },
     { key: 'role', header: t('people.cols.role'), width: ja ? 'w-[6.5rem]' : 'w-[6rem]', compact: 'chip', render: (u) => t(u.is_admin ? 'people.roles.admin' : 'people.roles.normal') },
-    { key: 'department', header: t('people.cols.department'), width: ja ? 'w-[6rem]' : 'w-[7rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
+    { key: 'department', header: t('people.cols.department'), width: ja ? 'w-[5.5rem]' : 'w-[7rem]', truncate: (u) => u.department?.name ?? '-', render: (u) => u.department?.name ?? '-' },
     p.list.schedulerAllowed && {
       key: 'additional',
       header: t('people.cols.additionalDepartments'),
-      width: 'w-[6rem]',
+      width: 'w-[5rem]',
       truncate: (u) => u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-',
       render: (u) => u.additionalDepartments.map((d) => d.name).join(t('people.listSeparator')) || '-',
     },
     {
       key: 'last_active_at',
       header: t('people.cols.lastActive'),
-      width: ja ? 'w-[7rem]' : 'w-[7.5rem]',
+      width: ja ? 'w-[6.5rem]' : 'w-[7.5rem]',
       sortable: true,
       render: (u) => {
         if (u.invitation_pending) return '-';
@@ -552,13 +563,13 @@ function userColumns(p: { t: T; lang: Lang; now: number; list: UsersPage; invite
     {
       key: 'passkeys',
       header: t('people.cols.passkeys'),
-      width: ja ? 'w-[6rem]' : 'w-[5.5rem]',
+      width: 'w-[5rem]',
       render: (u) => <span data-testid="user-passkeys">{u.passkeys > 0 ? t('people.users.passkeyCount', { count: u.passkeys }) : t('people.users.off')}</span>,
     },
     {
       key: 'created_at',
       header: t('people.cols.createdAt'),
-      width: ja ? 'w-[6.5rem]' : 'w-[7rem]',
+      width: ja ? 'w-[6.5rem]' : 'w-[7.5rem]',
       sortable: true,
       className: 'whitespace-nowrap',
       render: (u) => <DateText value={u.created_at} lang={p.lang} short />,

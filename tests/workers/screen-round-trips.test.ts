@@ -44,6 +44,15 @@ describe('D1 round trips of every screen', () => {
     expect(over, JSON.stringify(seen)).toEqual([]);
   });
 
+  it('a page reports its render time in dev mode (Server-Timing), as the bench reads it on Workers', async () => {
+    const admin = new Browser(port).on('acme.localhost');
+    expect((await admin.login('admin@acme.test')).body.message).toBe('success');
+    const page = await admin.get(`${base}/admin/users`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('server-timing')).toMatch(/^render;dur=\d+\.\d{3}$/);
+    expect((await admin.get(`${base}/api/user`)).headers.get('server-timing')).toBeNull();
+  });
+
   it('the API reads the screens make: at most 2 each', async () => {
     const admin = new Browser(port).on('acme.localhost');
     expect((await admin.login('admin@acme.test')).body.message).toBe('success');

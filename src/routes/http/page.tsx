@@ -29,8 +29,8 @@ export function renderPage(c: Ctx, { titleKey, body, status = 200 }: PageOptions
  * Dev mode only: how long the render took (React to HTML, the document around it, its UTF-8
  * bytes), as `Server-Timing` (browsers' network panels show it; the bench reads it, decision
  * 0051). Not in production: how long a page takes to render says something of its data.
- * workerd under `wrangler dev` times it as Node does (deployed Workers move their clock only at
- * I/O, but they do not send it).
+ * workerd under `wrangler dev` reads its clock to the millisecond (0.000, 1.000, ...): there only
+ * a mean over many requests says something.
  */
 function renderTiming(ms: number): Record<string, string> {
   return { 'Server-Timing': `render;dur=${ms.toFixed(3)}` };

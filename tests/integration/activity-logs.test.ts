@@ -11,11 +11,7 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 const ACME = 'acme.localhost:8787';
-async function signedIn(email: string, host = ACME): Promise<TestClient> {
-  const b = h.client(host);
-  expect((await b.login(email)).status).toBe(200);
-  return b;
-}
+const signedIn = (email: string, host = ACME): Promise<TestClient> => h.signedIn(email, host);
 const rows = (html: string) => [...html.matchAll(/<code[^>]*>([^<]+)<\/code>/g)].map((m) => m[1]);
 const olderHref = (html: string) => /href="([^"]+)"[^>]*rel="next"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
 

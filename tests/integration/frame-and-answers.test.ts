@@ -15,11 +15,7 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 const ACME = 'acme.localhost:8787';
-async function signedIn(email: string, host = ACME): Promise<TestClient> {
-  const b = h.client(host, { otherBrowser: true });
-  expect((await b.login(email)).status).toBe(200);
-  return b;
-}
+const signedIn = (email: string, host = ACME): Promise<TestClient> => h.signedIn(email, host, { otherBrowser: true });
 const drawer = (html: string) => /<nav id="side-drawer"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
 const islandIds = (html: string) => [...html.matchAll(/data-island="(\w+)" data-island-id="(island-\d+)"/g)].map((m) => `${m[1]}:${m[2]}`);
 

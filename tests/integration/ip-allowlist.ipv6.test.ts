@@ -18,11 +18,7 @@ const OFFICE_V6 = '2400:4050:1::';
 const NOT_PUBLIC = 'The ip address must be a public IP address.';
 const ips = '/accounts/api/admin/whitelisted-ips';
 
-async function signedIn(ip: string, email = 'admin@acme.test', host = ACME): Promise<TestClient> {
-  const b = h.client(host, { ip });
-  expect((await b.login(email)).body.message).toBe('success');
-  return b;
-}
+const signedIn = (ip: string, email = 'admin@acme.test', host = ACME): Promise<TestClient> => h.signedIn(email, host, { ip });
 
 describe('IPv6 entries through the API', () => {
   it('adds IPv6 addresses and prefixes as networks, refuses duplicates, special ranges and bad prefixes', async () => {

@@ -10,11 +10,7 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 const ACME = 'acme.localhost:8787';
-async function signedIn(email: string, host = ACME): Promise<TestClient> {
-  const b = h.client(host);
-  expect((await b.login(email)).status).toBe(200);
-  return b;
-}
+const signedIn = (email: string, host = ACME): Promise<TestClient> => h.signedIn(email, host);
 const location = (r: { headers: Headers }) => r.headers.get('location');
 
 describe('guards driven by the route table', () => {

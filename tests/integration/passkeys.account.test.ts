@@ -14,11 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-async function signedIn(email = 'user@acme.test', host = ACME) {
-  const b = h.client(host);
-  expect((await b.login(email)).body.message).toBe('success');
-  return b;
-}
+const signedIn = (email = 'user@acme.test', host = ACME) => h.signedIn(email, host);
 
 describe('adding a passkey', () => {
   it('needs the password confirmed within 15 minutes', async () => {

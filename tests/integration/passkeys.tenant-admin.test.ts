@@ -15,11 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-async function signedIn(email: string, host = ACME): Promise<TestClient> {
-  const b = h.client(host, { otherBrowser: true });
-  expect((await b.login(email)).body.message).toBe('success');
-  return b;
-}
+const signedIn = (email: string, host = ACME): Promise<TestClient> => h.signedIn(email, host, { otherBrowser: true });
 
 /** The admins' sessions, signed in before any policy asks them for a passkey. */
 let admins: Map<string, TestClient>;

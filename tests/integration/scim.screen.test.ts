@@ -13,11 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-async function signedIn(email: string, host = ACME) {
-  const b = h.client(host, { otherBrowser: true });
-  expect((await b.login(email)).body.message).toBe('success');
-  return b;
-}
+const signedIn = (email: string, host = ACME) => h.signedIn(email, host, { otherBrowser: true });
 
 describe('Provisioning (SCIM) screen', () => {
   it('shows the base URL, the tokens without secrets, and sits in the admin drawer', async () => {

@@ -13,11 +13,7 @@ afterEach(() => h.close());
 const ACME = 'acme.localhost:8787';
 const MAIN = 'localhost:8787';
 
-async function signedIn(email: string, host = ACME): Promise<TestClient> {
-  const b = h.client(host);
-  expect((await b.login(email)).status).toBe(200);
-  return b;
-}
+const signedIn = (email: string, host = ACME): Promise<TestClient> => h.signedIn(email, host);
 
 /** Follows a hand-off URL on its own host, as the browser does. */
 async function redeem(url: string) {

@@ -39,6 +39,8 @@ export interface Harness {
   queries: string[];
   /** A client on `host`; clients share domain cookies (one browser) unless `otherBrowser`. */
   client(host: string, opts?: { https?: boolean; ip?: string; otherBrowser?: boolean }): TestClient;
+  /** A client on `host` signed in with the demo password; fails the test when the login does not succeed. */
+  signedIn(email: string, host: string, opts?: { https?: boolean; ip?: string; otherBrowser?: boolean }): Promise<TestClient>;
   /**
    * Another server process on the same database file (its own connection, app and per-process
    * caches, as with WEB_CONCURRENCY > 1); its clients share this browser's domain cookies.
@@ -99,12 +101,20 @@ export async function createHarness(env: Record<string, string> = {}): Promise<H
   // Cookies with a Domain attribute reach every host under it, as in a browser: one jar per harness.
   const domainJar: DomainJar = new Map();
   const others: { close(): void }[] = [];
+  const browser = (host: string, opts?: { https?: boolean; ip?: string; otherBrowser?: boolean }) =>
+    new TestClient(app, host, opts?.https ?? false, opts?.ip, opts?.otherBrowser ? new Map() : domainJar);
   return {
     deps,
     app,
     clock,
     queries,
-    client: (host, opts) => new TestClient(app, host, opts?.https ?? false, opts?.ip, opts?.otherBrowser ? new Map() : domainJar),
+    client: browser,
+    async signedIn(email, host, opts) {
+      const b = browser(host, opts);
+      const r = await b.login(email);
+      if (r.status !== 200 || r.body?.message !== 'success') throw new Error(`login of ${email} on ${host}: ${r.status} ${r.text.slice(0, 200)}`);
+      return b;
+    },
     async otherProcess() {
       const second = openLibsql(`file:${file}`);
       others.push(second.client);

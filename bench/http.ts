@@ -8,6 +8,12 @@ export interface Reply {
   body: Buffer;
 }
 
+/** The render time a page reports in dev mode (`Server-Timing: render;dur=<ms>`), or null. */
+export function renderDuration(reply: Reply): number | null {
+  const dur = /render;dur=([\d.]+)/.exec(String(reply.headers['server-timing'] ?? ''));
+  return dur ? Number(dur[1]) : null;
+}
+
 export function call(port: number, host: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { host, ...headers } }, (res) => {

@@ -20,7 +20,7 @@ import { loadArgon2Node } from '../src/adapters/argon2-node';
 import { createPasswordHasher } from '../src/domain/security/password-hashing';
 import { passwordScore } from '../src/shared/account/password-strength';
 import { freePort } from '../tests/support/free-port';
-import { call } from './http';
+import { call, renderDuration } from './http';
 import type { LoadJob, LoadOutput } from './load-generator';
 import { FULL_PAGE_MEMBERS, SCREEN_CONNECTIONS, SCREEN_P99_MS, fullLists, screens, type Screen } from './screens';
 import { WORKERS_SEQUENTIAL, workersBench, workersSection, type WorkersResult } from './workers';
@@ -536,10 +536,9 @@ const RENDER_SAMPLES = 50;
 async function renderTime(port: number, host: string, path: string, headers: Record<string, string>): Promise<number | null> {
   let sum = 0;
   for (let i = 0; i < RENDER_SAMPLES; i++) {
-    const r = await call(port, host, 'GET', path, headers);
-    const dur = /render;dur=([\d.]+)/.exec(String(r.headers['server-timing'] ?? ''));
-    if (!dur) return null;
-    sum += Number(dur[1]);
+    const dur = renderDuration(await call(port, host, 'GET', path, headers));
+    if (dur === null) return null;
+    sum += dur;
   }
   return sum / RENDER_SAMPLES;
 }

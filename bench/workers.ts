@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '../tests/support/free-port';
-import { call, type Reply } from './http';
+import { call, renderDuration, type Reply } from './http';
 import type { Screen } from './screens';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -128,9 +128,8 @@ export async function workersBench(base: string, screenList: Screen[], log: (lin
       const renders: number[] = [];
       const t0 = performance.now();
       for (let i = 0; i < WORKERS_SEQUENTIAL; i++) {
-        const each = await call(port, host, 'GET', screen.path, headers);
-        const dur = /render;dur=([\d.]+)/.exec(String(each.headers['server-timing'] ?? ''));
-        if (dur) renders.push(Number(dur[1]));
+        const dur = renderDuration(await call(port, host, 'GET', screen.path, headers));
+        if (dur !== null) renders.push(dur);
       }
       const ms = (performance.now() - t0) / WORKERS_SEQUENTIAL;
       const renderMs = renders.length === WORKERS_SEQUENTIAL ? renders.reduce((a, b) => a + b, 0) / renders.length : null;
